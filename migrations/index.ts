@@ -1,0 +1,7 @@
+import { Identity1795997710319 } from './1795997710319-Identity.js';
+
+/**
+ * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
+ * add it here (a unit test fails when a file in this folder is missing from the list).
+ */
+export const MIGRATIONS = [Identity1795997710319] as const;

@@ -1,0 +1,27 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import type { AppConfig } from './config/app-config.js';
+import { coreImports } from './core-imports.js';
+import { AuthModule } from './modules/auth/auth.module.js';
+import { HealthModule } from './modules/health/health.module.js';
+import { UsersModule } from './modules/users/users.module.js';
+import { BoundedWorkerDrain } from './queue/bounded-worker-drain.js';
+import { WORKER_MODULES } from './worker.module.js';
+
+/** The API process; with `APP_ROLE=all` (the default) it also consumes the queues. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const runsWorkers = config.role === 'all';
+    return {
+      module: AppModule,
+      imports: [
+        ...coreImports(config),
+        UsersModule,
+        AuthModule,
+        HealthModule,
+        ...(runsWorkers ? WORKER_MODULES : []),
+      ],
+      providers: runsWorkers ? [BoundedWorkerDrain] : [],
+    };
+  }
+}

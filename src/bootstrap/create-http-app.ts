@@ -1,0 +1,30 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from '../app.module.js';
+import type { AppConfig } from '../config/app-config.js';
+import { GlobalExceptionFilter } from '../common/errors/global-exception.filter.js';
+import { jsonBodyParser } from '../common/http/json-body-parser.js';
+import { requestIdMiddleware } from '../common/request-id/request-id.js';
+import { createValidationPipe } from '../common/validation/validation.pipe.js';
+import { setupSwagger } from './swagger.js';
+
+/** The HTTP application exactly as production runs it; tests boot it through here too. */
+export async function createHttpApp(config: AppConfig): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bodyParser: false,
+    bufferLogs: true,
+    forceCloseConnections: true,
+  });
+  app.useLogger(app.get(Logger));
+  app.set('trust proxy', config.http.trustProxy);
+  app.disable('x-powered-by');
+  app.use(requestIdMiddleware);
+  app.use(jsonBodyParser(config.http.bodyLimitBytes));
+  app.setGlobalPrefix('api');
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new GlobalExceptionFilter());
+  app.enableShutdownHooks();
+  setupSwagger(app);
+  return app;
+}

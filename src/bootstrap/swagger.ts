@@ -1,0 +1,18 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { ErrorEnvelopeDto } from '../common/errors/error-envelope.dto.js';
+
+/** Swagger UI at /api/docs and the OpenAPI JSON at /api/docs-json. */
+export function setupSwagger(app: INestApplication): void {
+  const config = new DocumentBuilder()
+    .setTitle('Yuxi tool platform API')
+    .setDescription(
+      'Agent tool platform: identity, tools, skills, MCP servers, knowledge bases and agent runs. ' +
+        'Authenticate with `Authorization: Bearer <JWT or API key>`. Every error has the `ErrorEnvelopeDto` shape.',
+    )
+    .setVersion('1')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A JWT from POST /api/auth/token or an API key (yxk_…)' })
+    .build();
+  const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelopeDto] });
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+}

@@ -1,0 +1,57 @@
+import { HttpException } from '@nestjs/common';
+import { CommonErrors } from './common.errors.js';
+import { DomainError, type ErrorKind } from './domain-error.js';
+
+const HTTP_KIND: Record<number, [ErrorKind, string]> = {
+  400: ['invalid', 'common.bad_request'],
+  401: ['unauthenticated', 'auth.unauthenticated'],
+  403: ['forbidden', 'auth.forbidden'],
+  404: ['not_found', 'common.not_found'],
+  405: ['invalid', 'common.method_not_allowed'],
+  409: ['conflict', 'common.conflict'],
+  413: ['too_large', 'common.payload_too_large'],
+  415: ['invalid', 'common.unsupported_media_type'],
+  422: ['unprocessable', 'common.unprocessable'],
+  429: ['rate_limited', 'common.rate_limited'],
+  503: ['unavailable', 'common.dependency_unavailable'],
+};
+
+const DATABASE_DOWN = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', '57P01', '57P03', '53300']);
+
+function isDatabaseUnavailable(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && DATABASE_DOWN.has(code)) return true;
+  return /Connection terminated|timeout exceeded when trying to connect|Connection is not established/i.test(
+    error.message,
+  );
+}
+
+function isRedisUnavailable(error: Error): boolean {
+  return (
+    error.name === 'MaxRetriesPerRequestError' ||
+    /enableOfflineQueue options is false|Connection is closed|Reached the max retries per request/i.test(
+      error.message,
+    )
+  );
+}
+
+/** Classifies anything thrown while serving a request into the error a client sees. */
+export function toDomainError(error: unknown): DomainError {
+  if (error instanceof DomainError) return error;
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    const [kind, code] = HTTP_KIND[status] ?? (status >= 500 ? ['internal', 'common.internal_error'] : ['invalid', 'common.bad_request']);
+    if (kind === 'internal') return CommonErrors.internal();
+    const response = error.getResponse();
+    const message =
+      typeof response === 'object' && response !== null && 'message' in response
+        ? [response.message].flat().join('; ')
+        : error.message;
+    return new DomainError(kind, code, message);
+  }
+  if (error instanceof Error) {
+    if (isRedisUnavailable(error)) return CommonErrors.dependencyUnavailable('redis', error);
+    if (isDatabaseUnavailable(error)) return CommonErrors.dependencyUnavailable('database', error);
+  }
+  return CommonErrors.internal();
+}

@@ -1,0 +1,62 @@
+import type { Secret } from './secret.js';
+
+export type AppRole = 'all' | 'api' | 'worker';
+
+/** The validated, typed configuration. Built once at boot by `parseConfig`; nothing else reads process.env. */
+export class AppConfig {
+  readonly role: AppRole;
+  readonly nodeEnv: string;
+  readonly logLevel: string;
+  readonly dataDir: string;
+  readonly http: {
+    readonly port: number;
+    readonly bodyLimitBytes: number;
+    readonly uploadLimitBytes: number;
+    readonly kbFileLimitBytes: number;
+    readonly trustProxy: boolean;
+  };
+  readonly database: {
+    readonly url: Secret;
+    readonly poolSize: number;
+    readonly migrateOnStart: boolean;
+  };
+  readonly redis: {
+    readonly url: Secret;
+  };
+  readonly auth: {
+    readonly jwtSecret: Secret;
+    readonly jwtTtlSeconds: number;
+    readonly adminUsername: string;
+    readonly adminPassword: Secret | null;
+    readonly loginMaxFailuresPerMinute: number;
+  };
+  readonly secrets: {
+    /** 32-byte AES key. */
+    readonly key: Secret;
+    /** Earlier keys still accepted for decryption (rotation). */
+    readonly previousKeys: readonly Secret[];
+  };
+  readonly outbound: {
+    /** host or host:port entries allowed despite the SSRF guard (lower-case). */
+    readonly allowPrivateNetworkTargets: readonly string[];
+  };
+  readonly llm: {
+    readonly openaiBaseUrl: string;
+    readonly openaiApiKey: Secret | null;
+    readonly defaultModel: string;
+    readonly embeddingsModel: string | null;
+  };
+  readonly vendors: {
+    readonly tavily: { readonly apiKey: Secret | null; readonly baseUrl: string };
+    readonly deepseek: { readonly apiKey: Secret | null; readonly baseUrl: string };
+    readonly doubaoSearch: { readonly apiKey: Secret | null; readonly baseUrl: string };
+  };
+  readonly runtime: {
+    readonly runLeaseSeconds: number;
+    readonly shutdownGraceSeconds: number;
+  };
+
+  constructor(values: AppConfig) {
+    Object.assign(this, values);
+  }
+}

@@ -1,0 +1,220 @@
+import { z } from 'zod';
+import { AppConfig } from './app-config.js';
+import { ConfigValidationError } from './config-error.js';
+import { Secret } from './secret.js';
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+const MB = 1024 * 1024;
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+const requiredText = z.string().trim().min(1, 'is required');
+const integer = (fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      if (!/^\d+$/.test(v)) {
+        ctx.addIssue({ code: 'custom', message: `must be an integer, got "${v}"` });
+        return z.NEVER;
+      }
+      const n = Number(v);
+      if (n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be between ${min} and ${max}, got ${n}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+const boolean = (fallback: boolean) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const lower = v.toLowerCase();
+      if (['true', '1', 'yes'].includes(lower)) return true;
+      if (['false', '0', 'no'].includes(lower)) return false;
+      ctx.addIssue({ code: 'custom', message: `must be true or false, got "${v}"` });
+      return z.NEVER;
+    });
+const url = (protocols: string[], fallback?: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      const value = v === undefined || v === '' ? fallback : v;
+      if (value === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'is required' });
+        return z.NEVER;
+      }
+      let parsed: URL;
+      try {
+        parsed = new URL(value);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a URL' });
+        return z.NEVER;
+      }
+      if (!protocols.includes(parsed.protocol)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must use ${protocols.map((p) => p.replace(':', '')).join(' or ')}`,
+        });
+        return z.NEVER;
+      }
+      return value.replace(/\/+$/, '');
+    });
+const aesKey = z
+  .string()
+  .trim()
+  .min(1, 'is required (32 random bytes, base64: `openssl rand -base64 32`)')
+  .refine((v) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, {
+    message: 'must be exactly 32 bytes encoded in base64',
+  });
+
+const schema = z.object({
+  APP_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  NODE_ENV: z.string().default('production'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PORT: integer(3000, 0, 65535),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  HTTP_BODY_LIMIT_BYTES: integer(1 * MB, 1024, 1024 * MB),
+  UPLOAD_LIMIT_BYTES: integer(50 * MB, 1024, 10 * 1024 * MB),
+  KB_FILE_LIMIT_BYTES: integer(100 * MB, 1024, 10 * 1024 * MB),
+  TRUST_PROXY: boolean(false),
+  DATABASE_URL: url(['postgres:', 'postgresql:']),
+  DB_POOL_SIZE: integer(10, 1, 200),
+  DB_MIGRATE_ON_START: boolean(true),
+  REDIS_URL: url(['redis:', 'rediss:']),
+  JWT_SECRET: requiredText.min(32, 'must be at least 32 characters'),
+  JWT_TTL_SECONDS: integer(86_400, 60, 30 * 86_400),
+  ADMIN_USERNAME: z
+    .string()
+    .trim()
+    .regex(/^[a-zA-Z0-9_.-]{3,64}$/, 'must be 3-64 letters, digits, dots, dashes or underscores')
+    .default('admin'),
+  ADMIN_PASSWORD: optionalText.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
+  LOGIN_MAX_FAILURES_PER_MINUTE: integer(10, 1, 100_000),
+  SECRETS_KEY: aesKey,
+  SECRETS_PREVIOUS_KEYS: optionalText,
+  ALLOW_PRIVATE_NETWORK_TARGETS: optionalText,
+  OPENAI_BASE_URL: url(['http:', 'https:'], 'https://api.openai.com/v1'),
+  OPENAI_API_KEY: optionalText,
+  DEFAULT_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
+  EMBEDDINGS_MODEL: optionalText,
+  TAVILY_API_KEY: optionalText,
+  TAVILY_BASE_URL: url(['http:', 'https:'], 'https://api.tavily.com'),
+  DEEPSEEK_API_KEY: optionalText,
+  DEEPSEEK_BASE_URL: url(['http:', 'https:'], 'https://api.deepseek.com'),
+  DOUBAO_SEARCH_API_KEY: optionalText,
+  DOUBAO_SEARCH_BASE_URL: url(['http:', 'https:'], 'https://open.feedcoopapi.com'),
+  RUN_LEASE_SECONDS: integer(30, 3, 3600),
+  SHUTDOWN_GRACE_SECONDS: integer(25, 0, 3600),
+});
+
+const secret = (value: string | undefined) => (value === undefined ? null : new Secret(value));
+
+function parsePreviousKeys(raw: string | undefined): Secret[] {
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '')
+    .map((k) => {
+      const parsed = aesKey.safeParse(k);
+      if (!parsed.success) {
+        throw new ConfigValidationError([
+          { variable: 'SECRETS_PREVIOUS_KEYS', problem: 'each key must be 32 bytes base64' },
+        ]);
+      }
+      return new Secret(k);
+    });
+}
+
+function parseTargets(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  const entries = raw
+    .split(',')
+    .map((t) => t.trim().toLowerCase())
+    .filter((t) => t !== '');
+  const bad = entries.filter((t) => !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(t));
+  if (bad.length > 0) {
+    throw new ConfigValidationError([
+      {
+        variable: 'ALLOW_PRIVATE_NETWORK_TARGETS',
+        problem: `entries must be host or host:port, got ${bad.map((b) => `"${b}"`).join(', ')}`,
+      },
+    ]);
+  }
+  return entries;
+}
+
+/**
+ * Validates the environment into an `AppConfig`. Throws a `ConfigValidationError` naming every missing
+ * or malformed variable; never echoes a secret's value.
+ */
+export function parseConfig(env: Environment): AppConfig {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigValidationError(
+      result.error.issues.map((issue) => ({
+        variable: String(issue.path[0] ?? '?'),
+        problem: issue.code === 'invalid_type' ? 'is required' : issue.message,
+      })),
+    );
+  }
+  const e = result.data;
+  return new AppConfig({
+    role: e.APP_ROLE,
+    nodeEnv: e.NODE_ENV,
+    logLevel: e.LOG_LEVEL,
+    dataDir: e.DATA_DIR,
+    http: {
+      port: e.PORT,
+      bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES,
+      uploadLimitBytes: e.UPLOAD_LIMIT_BYTES,
+      kbFileLimitBytes: e.KB_FILE_LIMIT_BYTES,
+      trustProxy: e.TRUST_PROXY,
+    },
+    database: {
+      url: new Secret(e.DATABASE_URL),
+      poolSize: e.DB_POOL_SIZE,
+      migrateOnStart: e.DB_MIGRATE_ON_START,
+    },
+    redis: { url: new Secret(e.REDIS_URL) },
+    auth: {
+      jwtSecret: new Secret(e.JWT_SECRET),
+      jwtTtlSeconds: e.JWT_TTL_SECONDS,
+      adminUsername: e.ADMIN_USERNAME,
+      adminPassword: secret(e.ADMIN_PASSWORD),
+      loginMaxFailuresPerMinute: e.LOGIN_MAX_FAILURES_PER_MINUTE,
+    },
+    secrets: {
+      key: new Secret(e.SECRETS_KEY),
+      previousKeys: parsePreviousKeys(e.SECRETS_PREVIOUS_KEYS),
+    },
+    outbound: { allowPrivateNetworkTargets: parseTargets(e.ALLOW_PRIVATE_NETWORK_TARGETS) },
+    llm: {
+      openaiBaseUrl: e.OPENAI_BASE_URL,
+      openaiApiKey: secret(e.OPENAI_API_KEY),
+      defaultModel: e.DEFAULT_MODEL,
+      embeddingsModel: e.EMBEDDINGS_MODEL ?? null,
+    },
+    vendors: {
+      tavily: { apiKey: secret(e.TAVILY_API_KEY), baseUrl: e.TAVILY_BASE_URL },
+      deepseek: { apiKey: secret(e.DEEPSEEK_API_KEY), baseUrl: e.DEEPSEEK_BASE_URL },
+      doubaoSearch: { apiKey: secret(e.DOUBAO_SEARCH_API_KEY), baseUrl: e.DOUBAO_SEARCH_BASE_URL },
+    },
+    runtime: {
+      runLeaseSeconds: e.RUN_LEASE_SECONDS,
+      shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    },
+  });
+}

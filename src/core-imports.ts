@@ -1,0 +1,12 @@
+import { DiscoveryModule } from '@nestjs/core';
+import type { AppConfig } from './config/app-config.js';
+import { AppConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { LoggingModule } from './logging/logging.module.js';
+import { QueueModule } from './queue/queue.module.js';
+import { RedisModule } from './redis/redis.module.js';
+
+/** Infrastructure shared by both process roles. */
+export function coreImports(config: AppConfig) {
+  return [AppConfigModule.forRoot(config), LoggingModule, DatabaseModule, RedisModule, QueueModule, DiscoveryModule];
+}

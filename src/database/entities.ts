@@ -1,0 +1,6 @@
+import { ApiKeyEntity } from '../modules/auth/api-keys/api-key.entity.js';
+import { DepartmentEntity } from '../modules/users/department.entity.js';
+import { UserEntity } from '../modules/users/user.entity.js';
+
+/** Every entity, for the application and the migration CLI alike. */
+export const ENTITIES = [DepartmentEntity, UserEntity, ApiKeyEntity] as const;

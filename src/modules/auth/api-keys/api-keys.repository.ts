@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import type { KeysetPosition } from '../../../common/pagination/cursor.js';
+import { newestFirstPage } from '../../../common/pagination/keyset.js';
+import { UserEntity } from '../../users/user.entity.js';
+import { ApiKeyEntity } from './api-key.entity.js';
+
+export type NewApiKey = Pick<
+  ApiKeyEntity,
+  'id' | 'userId' | 'name' | 'keyPrefix' | 'keyHash' | 'requestId' | 'payloadDigest' | 'expiresAt'
+>;
+
+/** How often `last_used_at` is written at most, so authentication is not a write per request. */
+const TOUCH_INTERVAL_SECONDS = 60;
+
+@Injectable()
+export class ApiKeysRepository {
+  constructor(@InjectRepository(ApiKeyEntity) private readonly rows: Repository<ApiKeyEntity>) {}
+
+  findByRequest(userId: string, requestId: string): Promise<ApiKeyEntity | null> {
+    return this.rows.findOneBy({ userId, requestId });
+  }
+
+  /** Inserts unless this user already used the request id; returns the row that holds it either way. */
+  async insertOrGetByRequest(key: NewApiKey): Promise<ApiKeyEntity> {
+    await this.rows.createQueryBuilder().insert().values(key).orIgnore().execute();
+    return this.rows.findOneByOrFail({ userId: key.userId, requestId: key.requestId });
+  }
+
+  /** The key and its owner, in one query (authentication hot path). */
+  async findWithOwnerByHash(keyHash: string): Promise<(ApiKeyEntity & { user: UserEntity }) | null> {
+    const row = await this.rows
+      .createQueryBuilder('k')
+      .innerJoinAndSelect('k.user', 'u')
+      .where('k.key_hash = :keyHash', { keyHash })
+      .getOne();
+    return row as (ApiKeyEntity & { user: UserEntity }) | null;
+  }
+
+  findById(id: string): Promise<ApiKeyEntity | null> {
+    return this.rows.findOneBy({ id });
+  }
+
+  /** `ownerId` null lists every user's keys (superadmin). */
+  listPage(ownerId: string | null, limit: number, after: KeysetPosition | null): Promise<ApiKeyEntity[]> {
+    const query = this.rows.createQueryBuilder('k');
+    if (ownerId !== null) query.where('k.user_id = :ownerId', { ownerId });
+    return newestFirstPage(query, 'k', limit, after).getMany();
+  }
+
+  async revoke(id: string): Promise<void> {
+    await this.rows
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: () => 'now()' })
+      .where('id = :id AND revoked_at IS NULL', { id })
+      .execute();
+  }
+
+  async touch(id: string): Promise<void> {
+    await this.rows
+      .createQueryBuilder()
+      .update()
+      .set({ lastUsedAt: () => 'now()' })
+      .where(
+        `id = :id AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => ${TOUCH_INTERVAL_SECONDS}))`,
+        { id },
+      )
+      .execute();
+  }
+}

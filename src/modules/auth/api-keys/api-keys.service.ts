@@ -1,0 +1,83 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { createHash, randomUUID } from 'node:crypto';
+import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
+import { CommonErrors } from '../../../common/errors/common.errors.js';
+import { decodeCursor, toPage, type Page } from '../../../common/pagination/cursor.js';
+import type { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
+import type { UserEntity } from '../../users/user.entity.js';
+import { AuthErrors } from '../auth.errors.js';
+import { API_KEY_PATTERN, ApiKeyDeriver, hashApiKey } from './api-key-deriver.js';
+import { ApiKeysRepository } from './api-keys.repository.js';
+import { ApiKeyDto, type ApiKeyCreatedDto, type CreateApiKeyDto } from './dto/api-key.dto.js';
+
+@Injectable()
+export class ApiKeysService {
+  private readonly logger = new Logger(ApiKeysService.name);
+
+  constructor(
+    private readonly keys: ApiKeysRepository,
+    private readonly deriver: ApiKeyDeriver,
+  ) {}
+
+  async create(owner: AuthenticatedUser, input: CreateApiKeyDto): Promise<ApiKeyCreatedDto> {
+    const expiresAt = input.expires_at === undefined ? null : new Date(input.expires_at);
+    const requestId = input.request_id ?? randomUUID();
+    const payloadDigest = createHash('sha256')
+      .update(JSON.stringify([input.name, expiresAt?.toISOString() ?? null]))
+      .digest('hex');
+    const derived = this.deriver.derive(owner.id, requestId);
+
+    // A replay returns the first result, even once its expiry has passed; only new keys must expire later.
+    let row = await this.keys.findByRequest(owner.id, requestId);
+    if (row === null) {
+      if (expiresAt !== null && expiresAt.getTime() <= Date.now()) throw AuthErrors.expiryInPast();
+      row = await this.keys.insertOrGetByRequest({
+        id: derived.id,
+        userId: owner.id,
+        name: input.name,
+        keyPrefix: derived.prefix,
+        keyHash: derived.hash,
+        requestId,
+        payloadDigest,
+        expiresAt,
+      });
+    }
+    if (row.payloadDigest !== payloadDigest) throw CommonErrors.requestIdConflict(requestId);
+    return {
+      id: row.id,
+      name: row.name,
+      key_prefix: row.keyPrefix,
+      key: derived.key,
+      expires_at: row.expiresAt?.toISOString() ?? null,
+      created_at: row.createdAt.toISOString(),
+    };
+  }
+
+  async list(actor: AuthenticatedUser, query: PageQueryDto): Promise<Page<ApiKeyDto>> {
+    const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
+    const ownerId = actor.role === 'superadmin' ? null : actor.id;
+    return toPage(await this.keys.listPage(ownerId, query.limit, after), query.limit, ApiKeyDto.from);
+  }
+
+  /** Owners revoke their keys, a superadmin any key; anyone else gets 404 (existence is not revealed). */
+  async revoke(actor: AuthenticatedUser, id: string): Promise<void> {
+    const row = await this.keys.findById(id);
+    if (row === null || (row.userId !== actor.id && actor.role !== 'superadmin')) throw AuthErrors.apiKeyNotFound();
+    await this.keys.revoke(id);
+  }
+
+  /** The key's owner, or an `auth.*` error. Disabled owners are the caller's to refuse. */
+  async authenticate(key: string): Promise<{ user: UserEntity; apiKeyId: string }> {
+    if (!API_KEY_PATTERN.test(key)) throw AuthErrors.invalidApiKey();
+    const row = await this.keys.findWithOwnerByHash(hashApiKey(key));
+    if (row === null) throw AuthErrors.invalidApiKey();
+    if (row.revokedAt !== null) throw AuthErrors.apiKeyRevoked();
+    if (row.expiresAt !== null && row.expiresAt.getTime() <= Date.now()) throw AuthErrors.apiKeyExpired();
+    if (row.lastUsedAt === null || row.lastUsedAt.getTime() < Date.now() - 60_000) {
+      this.keys.touch(row.id).catch((error: unknown) => {
+        this.logger.warn({ err: (error as Error).message }, 'could not record API key use');
+      });
+    }
+    return { user: row.user, apiKeyId: row.id };
+  }
+}

@@ -1,0 +1,53 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { JwtModule } from '@nestjs/jwt';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '../../config/app-config.js';
+import { UsersModule } from '../users/users.module.js';
+import { ApiKeyDeriver } from './api-keys/api-key-deriver.js';
+import { ApiKeyRetention } from './api-keys/api-key-retention.js';
+import { ApiKeyEntity } from './api-keys/api-key.entity.js';
+import { ApiKeysController } from './api-keys/api-keys.controller.js';
+import { ApiKeysRepository } from './api-keys/api-keys.repository.js';
+import { ApiKeysService } from './api-keys/api-keys.service.js';
+import { AuthController } from './auth.controller.js';
+import { AuthService } from './auth.service.js';
+import { AuthenticationGuard } from './guards/authentication.guard.js';
+import { RolesGuard } from './guards/roles.guard.js';
+import { LoginRateLimiter } from './login-rate-limiter.js';
+import { TokenService } from './token.service.js';
+
+@Module({
+  imports: [
+    UsersModule,
+    TypeOrmModule.forFeature([ApiKeyEntity]),
+    JwtModule.registerAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({
+        secret: config.auth.jwtSecret.reveal(),
+        signOptions: { algorithm: 'HS256' },
+      }),
+    }),
+  ],
+  controllers: [AuthController, ApiKeysController],
+  providers: [
+    AuthService,
+    TokenService,
+    LoginRateLimiter,
+    ApiKeysRepository,
+    ApiKeysService,
+    ApiKeyRetention,
+    {
+      provide: ApiKeyDeriver,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => new ApiKeyDeriver(config.secrets.key.reveal()),
+    },
+    // Order matters: authentication first, then roles.
+    { provide: APP_GUARD, useClass: AuthenticationGuard },
+    { provide: APP_GUARD, useClass: RolesGuard },
+  ],
+  exports: [TokenService, ApiKeyRetention],
+})
+export class AuthModule {}
+
+export { ApiKeyRetention };

@@ -1,0 +1,27 @@
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Logger } from '@nestjs/common';
+import type { Job } from 'bullmq';
+import { ApiKeyRetention } from '../auth/auth.module.js';
+import { MAINTENANCE_QUEUE, MaintenanceJobs } from './maintenance.queue.js';
+
+/** Housekeeping jobs; each is idempotent, so a redelivered job does no harm. */
+@Processor(MAINTENANCE_QUEUE)
+export class MaintenanceProcessor extends WorkerHost {
+  private readonly logger = new Logger(MaintenanceProcessor.name);
+
+  constructor(private readonly apiKeyRetention: ApiKeyRetention) {
+    super();
+  }
+
+  async process(job: Job): Promise<{ deleted: number }> {
+    switch (job.name) {
+      case MaintenanceJobs.purgeStaleApiKeys: {
+        const deleted = await this.apiKeyRetention.purgeStale();
+        if (deleted > 0) this.logger.log({ deleted }, 'purged stale API keys');
+        return { deleted };
+      }
+      default:
+        throw new Error(`unknown maintenance job "${job.name}"`);
+    }
+  }
+}

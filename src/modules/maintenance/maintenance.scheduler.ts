@@ -1,0 +1,18 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { MAINTENANCE_QUEUE, MaintenanceJobs } from './maintenance.queue.js';
+
+/** Registers the recurring housekeeping jobs (idempotent: one scheduler per job, whatever the replicas). */
+@Injectable()
+export class MaintenanceScheduler implements OnApplicationBootstrap {
+  constructor(@InjectQueue(MAINTENANCE_QUEUE) private readonly queue: Queue) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.queue.upsertJobScheduler(
+      MaintenanceJobs.purgeStaleApiKeys,
+      { pattern: '17 3 * * *' },
+      { name: MaintenanceJobs.purgeStaleApiKeys, opts: { removeOnComplete: 100, removeOnFail: 100 } },
+    );
+  }
+}

@@ -1,0 +1,28 @@
+import { Body, Controller, Get, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Roles } from '../../common/auth/auth.decorators.js';
+import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { DepartmentsService } from './departments.service.js';
+import { CreateDepartmentDto, DepartmentDto, DepartmentListDto } from './dto/department.dto.js';
+
+@ApiTags('Identity')
+@ApiBearerAuth()
+@ApiErrors(401)
+@Controller('departments')
+export class DepartmentsController {
+  constructor(private readonly departments: DepartmentsService) {}
+
+  @Post()
+  @Roles('admin')
+  @ApiOperation({ summary: 'Create a department' })
+  @ApiErrors(400, 403, 409)
+  create(@Body() body: CreateDepartmentDto): Promise<DepartmentDto> {
+    return this.departments.create(body);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List departments' })
+  async list(): Promise<DepartmentListDto> {
+    return { items: await this.departments.list() };
+  }
+}

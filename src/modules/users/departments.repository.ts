@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { DepartmentEntity } from './department.entity.js';
+
+export const DEFAULT_DEPARTMENT_NAME = 'default';
+
+@Injectable()
+export class DepartmentsRepository {
+  constructor(@InjectRepository(DepartmentEntity) private readonly rows: Repository<DepartmentEntity>) {}
+
+  findById(id: string): Promise<DepartmentEntity | null> {
+    return this.rows.findOneBy({ id });
+  }
+
+  findDefault(): Promise<DepartmentEntity | null> {
+    return this.rows.findOneBy({ name: DEFAULT_DEPARTMENT_NAME });
+  }
+
+  /** Creates the default department unless it exists; safe when several processes start together. */
+  async ensureDefault(): Promise<DepartmentEntity> {
+    await this.rows
+      .createQueryBuilder()
+      .insert()
+      .values({ name: DEFAULT_DEPARTMENT_NAME, description: 'Users without a department' })
+      .orIgnore()
+      .execute();
+    return this.rows.findOneByOrFail({ name: DEFAULT_DEPARTMENT_NAME });
+  }
+
+  insert(name: string, description: string | null): Promise<DepartmentEntity> {
+    return this.rows.save(this.rows.create({ name, description }));
+  }
+
+  listAll(): Promise<DepartmentEntity[]> {
+    return this.rows.find({ order: { name: 'ASC' } });
+  }
+}

@@ -1,0 +1,31 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import type { DepartmentEntity } from '../department.entity.js';
+
+export class CreateDepartmentDto {
+  @ApiProperty({ example: 'Research' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  name: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  description?: string;
+}
+
+export class DepartmentDto {
+  @ApiProperty() id: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+
+  static from(department: DepartmentEntity): DepartmentDto {
+    return { id: department.id, name: department.name, description: department.description };
+  }
+}
+
+export class DepartmentListDto {
+  @ApiProperty({ type: [DepartmentDto] }) items: DepartmentDto[];
+}

@@ -1,0 +1,43 @@
+import { Body, Controller, Get, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentUser, Roles } from '../../common/auth/auth.decorators.js';
+import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
+import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
+import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { CreateUserDto } from './dto/create-user.dto.js';
+import { UpdateUserDto } from './dto/update-user.dto.js';
+import { UserDto, UserPageDto } from './dto/user.dto.js';
+import { UsersService } from './users.service.js';
+
+@ApiTags('Identity')
+@ApiBearerAuth()
+@ApiErrors(400, 401, 403)
+@Roles('admin')
+@Controller('users')
+export class UsersController {
+  constructor(private readonly users: UsersService) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create a user (only a superadmin grants admin or superadmin)' })
+  @ApiErrors(409, 422)
+  create(@CurrentUser() actor: AuthenticatedUser, @Body() body: CreateUserDto): Promise<UserDto> {
+    return this.users.create(actor, body);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List users, newest first' })
+  list(@Query() query: PageQueryDto): Promise<UserPageDto> {
+    return this.users.list(query);
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Change role, department, password or disable a user' })
+  @ApiErrors(404, 409, 422)
+  update(
+    @CurrentUser() actor: AuthenticatedUser,
+    @Param('id', new ParseUUIDPipe()) id: string,
+    @Body() body: UpdateUserDto,
+  ): Promise<UserDto> {
+    return this.users.update(actor, id, body);
+  }
+}

@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PasswordHasher } from '../../common/crypto/password-hasher.js';
+import { DepartmentEntity } from './department.entity.js';
+import { DepartmentsController } from './departments.controller.js';
+import { DepartmentsRepository } from './departments.repository.js';
+import { DepartmentsService } from './departments.service.js';
+import { InitialAccounts } from './initial-accounts.js';
+import { UserEntity } from './user.entity.js';
+import { UsersController } from './users.controller.js';
+import { UsersRepository } from './users.repository.js';
+import { UsersService } from './users.service.js';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([UserEntity, DepartmentEntity])],
+  controllers: [UsersController, DepartmentsController],
+  providers: [
+    UsersRepository,
+    DepartmentsRepository,
+    UsersService,
+    DepartmentsService,
+    InitialAccounts,
+    { provide: PasswordHasher, useValue: new PasswordHasher() },
+  ],
+  exports: [UsersRepository, PasswordHasher],
+})
+export class UsersModule {}

@@ -1,0 +1,21 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import type { ConnectionOptions } from 'bullmq';
+import { AppConfig } from '../config/app-config.js';
+import { patientRedisOptions } from '../redis/redis-options.js';
+
+/**
+ * BullMQ's shared connection. Queue consumers wait for Redis forever; producers go through
+ * `enqueueOrFail`, which refuses at once while Redis is unreachable.
+ */
+@Module({
+  imports: [
+    BullModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({
+        connection: patientRedisOptions(config.redis.url.reveal()) as ConnectionOptions,
+      }),
+    }),
+  ],
+})
+export class QueueModule {}
