@@ -22,6 +22,8 @@ export class AppConfig {
   };
   readonly redis: {
     readonly url: Secret;
+    /** Namespace for every key this deployment writes (BullMQ queues included). */
+    readonly prefix: string;
   };
   readonly auth: {
     readonly jwtSecret: Secret;

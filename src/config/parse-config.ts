@@ -93,6 +93,11 @@ const schema = z.object({
   DB_POOL_SIZE: integer(10, 1, 200),
   DB_MIGRATE_ON_START: boolean(true),
   REDIS_URL: url(['redis:', 'rediss:']),
+  REDIS_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, dots, dashes or underscores')
+    .default('yuxi'),
   JWT_SECRET: requiredText.min(32, 'must be at least 32 characters'),
   JWT_TTL_SECONDS: integer(86_400, 60, 30 * 86_400),
   ADMIN_USERNAME: z
@@ -188,7 +193,7 @@ export function parseConfig(env: Environment): AppConfig {
       poolSize: e.DB_POOL_SIZE,
       migrateOnStart: e.DB_MIGRATE_ON_START,
     },
-    redis: { url: new Secret(e.REDIS_URL) },
+    redis: { url: new Secret(e.REDIS_URL), prefix: e.REDIS_PREFIX },
     auth: {
       jwtSecret: new Secret(e.JWT_SECRET),
       jwtTtlSeconds: e.JWT_TTL_SECONDS,

@@ -14,6 +14,7 @@ import { patientRedisOptions } from '../redis/redis-options.js';
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
         connection: patientRedisOptions(config.redis.url.reveal()) as ConnectionOptions,
+        prefix: `${config.redis.prefix}:bull`,
       }),
     }),
   ],

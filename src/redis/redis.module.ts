@@ -19,7 +19,10 @@ class RedisClientCloser implements OnApplicationShutdown {
       provide: RedisClient,
       inject: [AppConfig],
       useFactory: (config: AppConfig) => {
-        const client = new RedisClient(failFastRedisOptions(config.redis.url.reveal()));
+        const client = new RedisClient({
+          ...failFastRedisOptions(config.redis.url.reveal()),
+          keyPrefix: `${config.redis.prefix}:`,
+        });
         const logger = new Logger('Redis');
         let lastError = '';
         // Without a listener ioredis prints every reconnect failure; log each distinct error once.

@@ -1,0 +1,97 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { DataSource } from 'typeorm';
+import { createHttpApp } from '../../src/bootstrap/create-http-app';
+import type { UserRole } from '../../src/common/auth/user-role';
+import { PasswordHasher } from '../../src/common/crypto/password-hasher';
+import type { AppConfig } from '../../src/config/app-config';
+import { parseConfig } from '../../src/config/parse-config';
+import { DepartmentEntity } from '../../src/modules/users/department.entity';
+import { UserEntity } from '../../src/modules/users/user.entity';
+import { createTestDatabase } from './test-database';
+import { baseTestEnvironment } from './test-env';
+
+export interface TestUser {
+  id: string;
+  username: string;
+  password: string;
+  role: UserRole;
+  departmentId: string;
+  /** A JWT for this user. */
+  token: string;
+}
+
+export interface NewUserOptions {
+  role?: UserRole;
+  username?: string;
+  password?: string;
+  departmentId?: string;
+  disabled?: boolean;
+}
+
+/**
+ * One booted application per test file: its own database cloned from the template, its own Redis
+ * namespace, the production HTTP setup (`createHttpApp`). Factories create rows directly.
+ */
+export class TestContext {
+  private readonly hasher = new PasswordHasher();
+  private constructor(
+    readonly app: NestExpressApplication,
+    readonly config: AppConfig,
+    readonly databaseName: string,
+    private readonly dropDatabase: () => Promise<void>,
+  ) {}
+
+  static async start(overrides: Record<string, string> = {}): Promise<TestContext> {
+    const database = await createTestDatabase();
+    const config = parseConfig({ ...baseTestEnvironment(database.name), ...overrides });
+    try {
+      const app = await createHttpApp(config);
+      await app.init();
+      return new TestContext(app, config, database.name, database.drop);
+    } catch (error) {
+      await database.drop();
+      throw error;
+    }
+  }
+
+  get http(): TestAgent {
+    return request(this.app.getHttpServer());
+  }
+
+  get dataSource(): DataSource {
+    return this.app.get(DataSource);
+  }
+
+  async defaultDepartmentId(): Promise<string> {
+    const department = await this.dataSource.getRepository(DepartmentEntity).findOneByOrFail({ name: 'default' });
+    return department.id;
+  }
+
+  async newUser(options: NewUserOptions = {}): Promise<TestUser> {
+    const password = options.password ?? `pw-${randomBytes(6).toString('hex')}`;
+    const username = options.username ?? `user-${randomBytes(5).toString('hex')}`;
+    const role = options.role ?? 'user';
+    const departmentId = options.departmentId ?? (await this.defaultDepartmentId());
+    const users = this.dataSource.getRepository(UserEntity);
+    const user = await users.save(
+      users.create({
+        username,
+        passwordHash: await this.hasher.hash(password),
+        role,
+        departmentId,
+        disabled: options.disabled ?? false,
+      }),
+    );
+    const login = await this.http.post('/api/auth/token').send({ username, password });
+    const token = options.disabled ? '' : (login.body as { access_token: string }).access_token;
+    return { id: user.id, username, password, role, departmentId, token };
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+    await this.dropDatabase();
+  }
+}

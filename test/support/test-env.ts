@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto';
+
+/** Where the tests find PostgreSQL (an admin connection) and Redis; override for other machines. */
+export const TEST_PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+export const TEMPLATE_DATABASE = 'yuxi_test_template';
+export const TEST_DATABASE_PREFIX = 'yuxi_test_';
+
+export function databaseUrl(name: string): string {
+  const url = new URL(TEST_PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** A complete, valid environment for one test app; each call gets its own Redis namespace. */
+export function baseTestEnvironment(databaseName: string): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_URL: databaseUrl(databaseName),
+    DB_MIGRATE_ON_START: 'false',
+    DB_POOL_SIZE: '5',
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_PREFIX: `test-${randomBytes(6).toString('hex')}`,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    ADMIN_USERNAME: 'root',
+    ADMIN_PASSWORD: 'root-password-1',
+    DATA_DIR: `/tmp/yuxi-test-data/${databaseName}`,
+    SHUTDOWN_GRACE_SECONDS: '2',
+  };
+}
