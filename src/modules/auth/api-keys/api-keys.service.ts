@@ -74,7 +74,8 @@ export class ApiKeysService {
     if (row.revokedAt !== null) throw AuthErrors.apiKeyRevoked();
     if (row.expiresAt !== null && row.expiresAt.getTime() <= Date.now()) throw AuthErrors.apiKeyExpired();
     if (row.lastUsedAt === null || row.lastUsedAt.getTime() < Date.now() - 60_000) {
-      this.keys.touch(row.id).catch((error: unknown) => {
+      // At most one write per key per minute; a failure to record use never refuses the request.
+      await this.keys.touch(row.id).catch((error: unknown) => {
         this.logger.warn({ err: (error as Error).message }, 'could not record API key use');
       });
     }
