@@ -1,5 +1,6 @@
 import { DiscoveryModule } from '@nestjs/core';
 import type { AppConfig } from './config/app-config.js';
+import { CryptoModule } from './common/crypto/crypto.module.js';
 import { AppConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { LoggingModule } from './logging/logging.module.js';
@@ -8,5 +9,5 @@ import { RedisModule } from './redis/redis.module.js';
 
 /** Infrastructure shared by both process roles. */
 export function coreImports(config: AppConfig) {
-  return [AppConfigModule.forRoot(config), LoggingModule, DatabaseModule, RedisModule, QueueModule, DiscoveryModule];
+  return [AppConfigModule.forRoot(config), CryptoModule, LoggingModule, DatabaseModule, RedisModule, QueueModule, DiscoveryModule];
 }

@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
@@ -9,9 +10,17 @@ import { requestIdMiddleware } from '../common/request-id/request-id.js';
 import { createValidationPipe } from '../common/validation/validation.pipe.js';
 import { setupSwagger } from './swagger.js';
 
-/** The HTTP application exactly as production runs it; tests boot it through here too. */
-export async function createHttpApp(config: AppConfig): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+/**
+ * The HTTP application exactly as production runs it; tests boot it through here too
+ * (`extraModules` lets them mount probe routes next to the real ones).
+ */
+export async function createHttpApp(
+  config: AppConfig,
+  options: { extraModules?: Type[] } = {},
+): Promise<NestExpressApplication> {
+  const root = AppModule.forRoot(config);
+  root.imports = [...(root.imports ?? []), ...(options.extraModules ?? [])];
+  const app = await NestFactory.create<NestExpressApplication>(root, {
     bodyParser: false,
     bufferLogs: true,
     forceCloseConnections: true,

@@ -13,7 +13,8 @@ export class AppConfig {
     readonly bodyLimitBytes: number;
     readonly uploadLimitBytes: number;
     readonly kbFileLimitBytes: number;
-    readonly trustProxy: boolean;
+    /** Express `trust proxy`: false, a hop count, or proxy addresses/CIDRs. */
+    readonly trustProxy: false | number | readonly string[];
   };
   readonly database: {
     readonly url: Secret;

@@ -88,7 +88,25 @@ const schema = z.object({
   HTTP_BODY_LIMIT_BYTES: integer(1 * MB, 1024, 1024 * MB),
   UPLOAD_LIMIT_BYTES: integer(50 * MB, 1024, 10 * 1024 * MB),
   KB_FILE_LIMIT_BYTES: integer(100 * MB, 1024, 10 * 1024 * MB),
-  TRUST_PROXY: boolean(false),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '' || v.toLowerCase() === 'false') return false as const;
+      if (/^\d+$/.test(v)) return Number(v);
+      const entries = v.split(',').map((e) => e.trim()).filter((e) => e !== '');
+      const ok = entries.every((e) => /^(loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(\/\d{1,3})?)$/.test(e));
+      if (v.toLowerCase() === 'true' || !ok || entries.length === 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'must be false, a number of proxy hops, or a comma list of proxy addresses/CIDRs (true would let clients choose their IP)',
+        });
+        return z.NEVER;
+      }
+      return entries;
+    }),
   DATABASE_URL: url(['postgres:', 'postgresql:']),
   DB_POOL_SIZE: integer(10, 1, 200),
   DB_MIGRATE_ON_START: boolean(true),
@@ -149,7 +167,10 @@ function parseTargets(raw: string | undefined): string[] {
     .split(',')
     .map((t) => t.trim().toLowerCase())
     .filter((t) => t !== '');
-  const bad = entries.filter((t) => !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(t));
+  const bad = entries.filter((t) => {
+    const match = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/.exec(t);
+    return match === null || (match[2] !== undefined && Number(match[2]) > 65535);
+  });
   if (bad.length > 0) {
     throw new ConfigValidationError([
       {

@@ -1,12 +1,29 @@
-import { Injectable, Logger, BeforeApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { WorkerHost } from '@nestjs/bullmq';
 import { DiscoveryService } from '@nestjs/core';
+import type { Worker } from 'bullmq';
 import { AppConfig } from '../config/app-config.js';
 
+/** After the grace period, how long a forced close may take before we stop waiting for it. */
+const FORCED_CLOSE_BOUND_MS = 2_000;
+
+async function within<T>(promise: Promise<T>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
- * On shutdown, stops every BullMQ worker from taking jobs and gives active jobs until
- * SHUTDOWN_GRACE_SECONDS to finish; then closes them forcibly, so shutdown is always bounded.
- * (A forced close leaves the job's lock to expire; BullMQ then hands it to another worker.)
+ * On shutdown every BullMQ worker stops taking jobs and active jobs get SHUTDOWN_GRACE_SECONDS to
+ * finish; then the worker is closed without waiting for them (their locks lapse and BullMQ hands the
+ * jobs to another worker). `close()` would wait for active jobs without bound, and once started a
+ * graceful close cannot be turned into a forced one: so pause first, then force.
  */
 @Injectable()
 export class BoundedWorkerDrain implements BeforeApplicationShutdown {
@@ -23,22 +40,18 @@ export class BoundedWorkerDrain implements BeforeApplicationShutdown {
       .map((wrapper) => wrapper.instance as unknown)
       .filter((instance): instance is WorkerHost => instance instanceof WorkerHost)
       .map((host) => host.worker)
-      .filter((worker) => worker !== undefined);
-    if (workers.length === 0) return;
+      .filter((worker): worker is Worker => worker !== undefined);
+    await Promise.all(workers.map((worker) => this.drain(worker)));
+  }
+
+  private async drain(worker: Worker): Promise<void> {
     const graceMs = this.config.runtime.shutdownGraceSeconds * 1000;
-    await Promise.all(
-      workers.map(async (worker) => {
-        let timer: NodeJS.Timeout | undefined;
-        const expired = new Promise<'expired'>((resolve) => {
-          timer = setTimeout(() => resolve('expired'), graceMs);
-        });
-        const outcome = await Promise.race([worker.close().then(() => 'drained' as const), expired]);
-        clearTimeout(timer);
-        if (outcome === 'expired') {
-          this.logger.warn({ queue: worker.name, grace_ms: graceMs }, 'grace period over: closing worker forcibly');
-          await worker.close(true);
-        }
-      }),
-    );
+    if (!(await within(worker.pause(false), graceMs))) {
+      this.logger.warn({ queue: worker.name, grace_ms: graceMs }, 'grace period over: leaving active jobs to their locks');
+    }
+    if (!(await within(worker.close(true), FORCED_CLOSE_BOUND_MS))) {
+      this.logger.warn({ queue: worker.name }, 'worker did not close in time; disconnecting');
+      await worker.disconnect().catch(() => undefined);
+    }
   }
 }

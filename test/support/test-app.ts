@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
@@ -44,11 +45,11 @@ export class TestContext {
     private readonly dropDatabase: () => Promise<void>,
   ) {}
 
-  static async start(overrides: Record<string, string> = {}): Promise<TestContext> {
+  static async start(overrides: Record<string, string> = {}, extraModules: Type[] = []): Promise<TestContext> {
     const database = await createTestDatabase();
     const config = parseConfig({ ...baseTestEnvironment(database.name), ...overrides });
     try {
-      const app = await createHttpApp(config);
+      const app = await createHttpApp(config, { extraModules });
       await app.init();
       return new TestContext(app, config, database.name, database.drop);
     } catch (error) {

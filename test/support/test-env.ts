@@ -16,6 +16,7 @@ export function databaseUrl(name: string): string {
 export function baseTestEnvironment(databaseName: string): Record<string, string> {
   return {
     NODE_ENV: 'test',
+    APP_ROLE: 'api',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_URL: databaseUrl(databaseName),
     DB_MIGRATE_ON_START: 'false',

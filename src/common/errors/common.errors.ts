@@ -22,8 +22,6 @@ export const CommonErrors = {
       'The request body is too large.',
       limitBytes === undefined ? {} : { details: { limit_bytes: limitBytes } },
     ),
-  routeNotFound: (method: string, path: string) =>
-    new DomainError('not_found', 'common.not_found', `No route for ${method} ${path}.`),
   notFound: (what: string) => new DomainError('not_found', 'common.not_found', `${what} not found.`),
   requestIdConflict: (requestId: string) =>
     new DomainError(

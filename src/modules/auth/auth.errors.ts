@@ -21,6 +21,13 @@ export const AuthErrors = {
       retryAfterSeconds,
       details: { retry_after_seconds: retryAfterSeconds },
     }),
+  replayUnavailable: (requestId: string) =>
+    new DomainError(
+      'conflict',
+      'api_keys.replay_unavailable',
+      'This key was made with a server secret that is no longer configured; create a new key.',
+      { details: { request_id: requestId } },
+    ),
   apiKeyNotFound: () => new DomainError('not_found', 'api_keys.not_found', 'API key not found.'),
   expiryInPast: () =>
     new DomainError('invalid', 'common.validation_failed', 'Invalid request: expires_at', {

@@ -5,7 +5,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../../config/app-config.js';
 import { UsersModule } from '../users/users.module.js';
 import { ApiKeyDeriver } from './api-keys/api-key-deriver.js';
-import { ApiKeyRetention } from './api-keys/api-key-retention.js';
 import { ApiKeyEntity } from './api-keys/api-key.entity.js';
 import { ApiKeysController } from './api-keys/api-keys.controller.js';
 import { ApiKeysRepository } from './api-keys/api-keys.repository.js';
@@ -36,18 +35,16 @@ import { TokenService } from './token.service.js';
     LoginRateLimiter,
     ApiKeysRepository,
     ApiKeysService,
-    ApiKeyRetention,
     {
       provide: ApiKeyDeriver,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => new ApiKeyDeriver(config.secrets.key.reveal()),
+      useFactory: (config: AppConfig) =>
+        new ApiKeyDeriver([config.secrets.key, ...config.secrets.previousKeys].map((k) => k.reveal())),
     },
     // Order matters: authentication first, then roles.
     { provide: APP_GUARD, useClass: AuthenticationGuard },
     { provide: APP_GUARD, useClass: RolesGuard },
   ],
-  exports: [TokenService, ApiKeyRetention],
+  exports: [TokenService],
 })
 export class AuthModule {}
-
-export { ApiKeyRetention };

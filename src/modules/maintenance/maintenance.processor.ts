@@ -1,7 +1,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
-import { ApiKeyRetention } from '../auth/auth.module.js';
+import { ApiKeyRetention } from '../auth/api-keys/api-key-retention.js';
 import { MAINTENANCE_QUEUE, MaintenanceJobs } from './maintenance.queue.js';
 
 /** Housekeeping jobs; each is idempotent, so a redelivered job does no harm. */

@@ -3,5 +3,3 @@ export const MAINTENANCE_QUEUE = 'maintenance';
 export const MaintenanceJobs = {
   purgeStaleApiKeys: 'api-keys.purge-stale',
 } as const;
-
-export type MaintenanceJobName = (typeof MaintenanceJobs)[keyof typeof MaintenanceJobs];

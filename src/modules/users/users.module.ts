@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { PasswordHasher } from '../../common/crypto/password-hasher.js';
 import { DepartmentEntity } from './department.entity.js';
 import { DepartmentsController } from './departments.controller.js';
 import { DepartmentsRepository } from './departments.repository.js';
@@ -20,8 +19,7 @@ import { UsersService } from './users.service.js';
     UsersService,
     DepartmentsService,
     InitialAccounts,
-    { provide: PasswordHasher, useValue: new PasswordHasher() },
   ],
-  exports: [UsersRepository, PasswordHasher],
+  exports: [UsersRepository],
 })
 export class UsersModule {}

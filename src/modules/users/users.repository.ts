@@ -15,6 +15,9 @@ export interface NewUser {
 
 export type UserChanges = Partial<Pick<UserEntity, 'role' | 'departmentId' | 'disabled' | 'passwordHash'>>;
 
+/** Serializes changes that could remove the last active superadmin. */
+const SUPERADMIN_LOCK_KEY = 7_314_205_119;
+
 @Injectable()
 export class UsersRepository {
   constructor(@InjectRepository(UserEntity) private readonly rows: Repository<UserEntity>) {}
@@ -34,12 +37,20 @@ export class UsersRepository {
     return this.rows.save(this.rows.create(user));
   }
 
-  async update(id: string, changes: UserChanges): Promise<void> {
-    await this.rows.update({ id }, changes);
-  }
-
-  countActiveSuperadmins(): Promise<number> {
-    return this.rows.countBy({ role: 'superadmin', disabled: false });
+  /**
+   * Applies the changes; when they would remove an active superadmin, first checks under a lock that
+   * another one remains (two concurrent demotions cannot leave none). Returns false if none would remain.
+   */
+  async updateKeepingASuperadmin(id: string, changes: UserChanges, removesSuperadmin: boolean): Promise<boolean> {
+    return this.rows.manager.transaction(async (manager) => {
+      const users = manager.getRepository(UserEntity);
+      if (removesSuperadmin) {
+        await manager.query('SELECT pg_advisory_xact_lock($1)', [SUPERADMIN_LOCK_KEY]);
+        if ((await users.countBy({ role: 'superadmin', disabled: false })) <= 1) return false;
+      }
+      await users.update({ id }, changes);
+      return true;
+    });
   }
 
   listPage(limit: number, after: KeysetPosition | null): Promise<UserEntity[]> {

@@ -50,14 +50,16 @@ export class UsersService {
     if (target === null) throw UsersErrors.notFound();
     if (target.role !== 'user' && actor.role !== 'superadmin') throw UsersErrors.manageForbidden();
     if (input.role !== undefined) this.assertMayGrant(actor, input.role);
-    await this.assertKeepsASuperadmin(target, input);
 
     const changes: UserChanges = {};
     if (input.role !== undefined) changes.role = input.role;
     if (input.disabled !== undefined) changes.disabled = input.disabled;
     if (input.department_id !== undefined) changes.departmentId = await this.resolveDepartment(input.department_id);
     if (input.password !== undefined) changes.passwordHash = await this.hasher.hash(input.password);
-    if (Object.keys(changes).length > 0) await this.users.update(id, changes);
+    if (Object.keys(changes).length > 0) {
+      const kept = await this.users.updateKeepingASuperadmin(id, changes, removesActiveSuperadmin(target, input));
+      if (!kept) throw UsersErrors.lastSuperadmin();
+    }
 
     const updated = await this.users.findById(id);
     if (updated === null) throw UsersErrors.notFound();
@@ -66,13 +68,6 @@ export class UsersService {
 
   private assertMayGrant(actor: AuthenticatedUser, role: UserRole): void {
     if (role !== 'user' && actor.role !== 'superadmin') throw UsersErrors.roleGrantForbidden(role);
-  }
-
-  private async assertKeepsASuperadmin(target: UserEntity, input: UpdateUserDto): Promise<void> {
-    if (target.role !== 'superadmin' || target.disabled) return;
-    const demoted = input.role !== undefined && input.role !== 'superadmin';
-    if (!demoted && input.disabled !== true) return;
-    if ((await this.users.countActiveSuperadmins()) <= 1) throw UsersErrors.lastSuperadmin();
   }
 
   private async resolveDepartment(departmentId: string | undefined): Promise<string> {
@@ -84,4 +79,9 @@ export class UsersService {
     if (department === null) throw UsersErrors.unknownDepartment(departmentId);
     return department.id;
   }
+}
+
+function removesActiveSuperadmin(target: UserEntity, input: UpdateUserDto): boolean {
+  if (target.role !== 'superadmin' || target.disabled) return false;
+  return (input.role !== undefined && input.role !== 'superadmin') || input.disabled === true;
 }

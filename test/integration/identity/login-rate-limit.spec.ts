@@ -3,7 +3,7 @@ import { TestContext } from '../../support/test-app';
 describe('login rate limit', () => {
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await TestContext.start({ LOGIN_MAX_FAILURES_PER_MINUTE: '3', TRUST_PROXY: 'true' });
+    ctx = await TestContext.start({ LOGIN_MAX_FAILURES_PER_MINUTE: '3', TRUST_PROXY: 'loopback' });
   });
   afterAll(() => ctx.close());
 

@@ -27,15 +27,31 @@ function toUuid(bytes: Buffer): string {
  * keeps only the SHA-256 of the key and a short prefix.
  */
 export class ApiKeyDeriver {
-  private readonly secret: Buffer;
+  private readonly secrets: Buffer[];
 
-  constructor(serverSecret: string) {
-    this.secret = Buffer.from(hkdfSync('sha256', serverSecret, 'yuxi-tool-platform', 'api-keys/v1', 32));
+  /** `serverSecrets[0]` derives new keys; older secrets (after a rotation) still re-derive replays. */
+  constructor(serverSecrets: readonly string[]) {
+    this.secrets = serverSecrets.map((secret) =>
+      Buffer.from(hkdfSync('sha256', secret, 'yuxi-tool-platform', 'api-keys/v1', 32)),
+    );
   }
 
   derive(userId: string, requestId: string): DerivedApiKey {
+    return this.deriveWith(this.secrets[0]!, userId, requestId);
+  }
+
+  /** The key stored under `keyHash`, re-derived with whichever secret made it; null if none did. */
+  rederive(userId: string, requestId: string, keyHash: string): DerivedApiKey | null {
+    for (const secret of this.secrets) {
+      const derived = this.deriveWith(secret, userId, requestId);
+      if (derived.hash === keyHash) return derived;
+    }
+    return null;
+  }
+
+  private deriveWith(secret: Buffer, userId: string, requestId: string): DerivedApiKey {
     const mac = (purpose: string) =>
-      createHmac('sha256', this.secret).update(`${purpose}\u0000${userId}\u0000${requestId}`).digest();
+      createHmac('sha256', secret).update(`${purpose}\u0000${userId}\u0000${requestId}`).digest();
     const key = `yxk_${mac('key').subarray(0, 24).toString('hex')}`;
     return { id: toUuid(mac('id')), key, prefix: key.slice(0, 12), hash: hashApiKey(key) };
   }

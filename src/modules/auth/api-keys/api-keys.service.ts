@@ -43,11 +43,13 @@ export class ApiKeysService {
       });
     }
     if (row.payloadDigest !== payloadDigest) throw CommonErrors.requestIdConflict(requestId);
+    const key = this.deriver.rederive(owner.id, requestId, row.keyHash);
+    if (key === null) throw AuthErrors.replayUnavailable(requestId);
     return {
       id: row.id,
       name: row.name,
       key_prefix: row.keyPrefix,
-      key: derived.key,
+      key: key.key,
       expires_at: row.expiresAt?.toISOString() ?? null,
       created_at: row.createdAt.toISOString(),
     };

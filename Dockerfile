@@ -1,0 +1,28 @@
+# One image for both process roles: APP_ROLE=api|worker|all (default all) picks what it runs.
+
+# --- build: all dependencies, compile TypeScript into dist/ -------------------------------------------
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY nest-cli.json tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY migrations ./migrations
+RUN npm run build
+
+# --- runtime: production dependencies and the compiled output only -------------------------------------
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production DATA_DIR=/data
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+# The code stays root-owned and read-only to the process; only DATA_DIR is writable. A named volume
+# mounted on /data starts with this ownership.
+RUN mkdir -p /data && chown node:node /data
+USER node
+EXPOSE 3000
+# Nest's shutdown hooks handle SIGTERM: stop taking work, drain queue workers within
+# SHUTDOWN_GRACE_SECONDS, close connections. Give the container a longer stop timeout than that.
+STOPSIGNAL SIGTERM
+CMD ["node", "dist/src/main.js"]

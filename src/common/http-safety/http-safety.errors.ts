@@ -1,0 +1,61 @@
+import { DomainError } from '../errors/domain-error.js';
+import { redactUrl } from './redact-url.js';
+
+export type UrlRefusalReason =
+  | 'invalid_url'
+  | 'scheme_not_allowed'
+  | 'blocked_address'
+  | 'insecure_redirect';
+
+const REASON_TEXT: Record<UrlRefusalReason, string> = {
+  invalid_url: 'it is not a valid absolute URL',
+  scheme_not_allowed: 'only http and https are allowed',
+  blocked_address: 'it points to a private, loopback or otherwise non-public address',
+  insecure_redirect: 'an https request may not be redirected to plain http',
+};
+
+export const HttpSafetyErrors = {
+  urlNotAllowed: (url: string | URL, reason: UrlRefusalReason) => {
+    const safe = redactUrl(url);
+    return new DomainError('invalid', 'http_safety.url_not_allowed', `Refused ${safe}: ${REASON_TEXT[reason]}.`, {
+      details: { url: safe, reason },
+    });
+  },
+  tooManyRedirects: (url: string | URL, maxRedirects: number) =>
+    new DomainError(
+      'unprocessable',
+      'http_safety.too_many_redirects',
+      `More than ${maxRedirects} redirects starting at ${redactUrl(url)}.`,
+      { details: { url: redactUrl(url), max_redirects: maxRedirects } },
+    ),
+  timeout: (url: string | URL, timeoutMs: number) =>
+    new DomainError('timeout', 'http_safety.timeout', `${redactUrl(url)} did not answer within ${timeoutMs} ms.`, {
+      details: { url: redactUrl(url), timeout_ms: timeoutMs },
+    }),
+  responseTooLarge: (url: string | URL | undefined, limitBytes: number) =>
+    new DomainError(
+      'too_large',
+      'http_safety.response_too_large',
+      `The response${url === undefined ? '' : ` from ${redactUrl(url)}`} exceeds ${limitBytes} bytes.`,
+      { details: { ...(url === undefined ? {} : { url: redactUrl(url) }), limit_bytes: limitBytes } },
+    ),
+  connectionFailed: (url: string | URL, cause: unknown) =>
+    new DomainError('unavailable', 'http_safety.connection_failed', `Could not reach ${redactUrl(url)}.`, {
+      details: { url: redactUrl(url) },
+      cause,
+    }),
+};
+
+/**
+ * Raised inside the connector (DNS lookup or literal check) when a target address is blocked; the
+ * fetch layer turns it into `http_safety.url_not_allowed` with the request URL. Deliberately carries
+ * no address, so an internal address never reaches a client.
+ */
+export class BlockedAddressError extends Error {
+  readonly code = 'ERR_HTTP_SAFETY_BLOCKED_ADDRESS';
+
+  constructor(readonly hostname: string) {
+    super(`Connection to ${hostname} refused: it resolves to a blocked address.`);
+    this.name = 'BlockedAddressError';
+  }
+}

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { inspect } from 'node:util';
+import { ConfigValidationError } from '../../../src/config/config-error';
+import { parseConfig } from '../../../src/config/parse-config';
+
+const valid = {
+  DATABASE_URL: 'postgres://app:db-password@127.0.0.1:5432/yuxi',
+  REDIS_URL: 'redis://127.0.0.1:6379/0',
+  JWT_SECRET: 'j'.repeat(40),
+  SECRETS_KEY: randomBytes(32).toString('base64'),
+};
+
+function problemsOf(env: Record<string, string | undefined>): Record<string, string> {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigValidationError);
+    return Object.fromEntries((error as ConfigValidationError).problems.map((p) => [p.variable, p.problem]));
+  }
+  throw new Error('expected the configuration to be refused');
+}
+
+describe('parseConfig', () => {
+  it('fills documented defaults', () => {
+    const config = parseConfig(valid);
+    expect(config.role).toBe('all');
+    expect(config.http.port).toBe(3000);
+    expect(config.http.bodyLimitBytes).toBe(1024 * 1024);
+    expect(config.database.migrateOnStart).toBe(true);
+    expect(config.runtime).toEqual({ runLeaseSeconds: 30, shutdownGraceSeconds: 25 });
+    expect(config.auth.loginMaxFailuresPerMinute).toBe(10);
+    expect(config.http.trustProxy).toBe(false);
+  });
+
+  it('names every missing required variable in one error', () => {
+    const problems = problemsOf({});
+    expect(Object.keys(problems).sort()).toEqual(['DATABASE_URL', 'JWT_SECRET', 'REDIS_URL', 'SECRETS_KEY']);
+    expect(problems.DATABASE_URL).toBe('is required');
+  });
+
+  it.each([
+    ['PORT', 'eighty', 'must be an integer'],
+    ['PORT', '70000', 'between 0 and 65535'],
+    ['DB_MIGRATE_ON_START', 'maybe', 'must be true or false'],
+    ['DATABASE_URL', 'mysql://x@y/z', 'must use postgres or postgresql'],
+    ['REDIS_URL', 'not a url', 'must be a URL'],
+    ['JWT_SECRET', 'short', 'at least 32 characters'],
+    ['SECRETS_KEY', randomBytes(16).toString('base64'), 'exactly 32 bytes'],
+    ['SECRETS_KEY', 'not base64 !!', 'exactly 32 bytes'],
+    ['APP_ROLE', 'scheduler', 'all'],
+    ['TRUST_PROXY', 'true', 'number of proxy hops'],
+    ['ALLOW_PRIVATE_NETWORK_TARGETS', 'http://host', 'host or host:port'],
+    ['ALLOW_PRIVATE_NETWORK_TARGETS', 'host:99999', 'host or host:port'],
+    ['ADMIN_PASSWORD', 'short', 'at least 8 characters'],
+  ])('refuses %s=%s naming the variable', (variable, value, problem) => {
+    const problems = problemsOf({ ...valid, [variable]: value });
+    expect(Object.keys(problems)).toEqual([variable]);
+    expect(problems[variable]).toContain(problem);
+  });
+
+  it('never echoes a secret value in its error message', () => {
+    const secretKey = `${'A'.repeat(20)}=`;
+    try {
+      parseConfig({ ...valid, SECRETS_KEY: secretKey, JWT_SECRET: 'tiny-secret' });
+    } catch (error) {
+      expect((error as Error).message).not.toContain(secretKey);
+      expect((error as Error).message).not.toContain('tiny-secret');
+      return;
+    }
+    throw new Error('expected a failure');
+  });
+
+  it('keeps secrets out of logs and JSON', () => {
+    const config = parseConfig({ ...valid, ADMIN_PASSWORD: 'admin-password-9' });
+    const dumped = `${JSON.stringify(config)} ${inspect(config, { depth: 10 })} ${String(config.auth.jwtSecret)}`;
+    for (const secret of [valid.JWT_SECRET, valid.SECRETS_KEY, 'admin-password-9', 'db-password']) {
+      expect(dumped).not.toContain(secret);
+    }
+    expect(config.auth.jwtSecret.reveal()).toBe(valid.JWT_SECRET);
+  });
+
+  it('parses allowlisted private targets and proxy settings', () => {
+    const config = parseConfig({
+      ...valid,
+      ALLOW_PRIVATE_NETWORK_TARGETS: 'Intranet.example:8080, 10.0.0.5,[::1]:9000',
+      TRUST_PROXY: '10.0.0.0/8,loopback',
+    });
+    expect(config.outbound.allowPrivateNetworkTargets).toEqual(['intranet.example:8080', '10.0.0.5', '[::1]:9000']);
+    expect(config.http.trustProxy).toEqual(['10.0.0.0/8', 'loopback']);
+    expect(parseConfig({ ...valid, TRUST_PROXY: '2' }).http.trustProxy).toBe(2);
+  });
+});
