@@ -45,9 +45,14 @@ export class TestContext {
     private readonly dropDatabase: () => Promise<void>,
   ) {}
 
-  static async start(overrides: Record<string, string> = {}, extraModules: Type[] = []): Promise<TestContext> {
+  /** `overrides` may be computed from the base environment (e.g. to route DATABASE_URL through a relay). */
+  static async start(
+    overrides: Record<string, string> | ((base: Record<string, string>) => Record<string, string>) = {},
+    extraModules: Type[] = [],
+  ): Promise<TestContext> {
     const database = await createTestDatabase();
-    const config = parseConfig({ ...baseTestEnvironment(database.name), ...overrides });
+    const base = baseTestEnvironment(database.name);
+    const config = parseConfig({ ...base, ...(typeof overrides === 'function' ? overrides(base) : overrides) });
     try {
       const app = await createHttpApp(config, { extraModules });
       await app.init();

@@ -35,6 +35,10 @@ function isRedisUnavailable(error: Error): boolean {
   );
 }
 
+function isErrorLike(error: unknown): error is Error {
+  return typeof error === 'object' && error !== null && typeof (error as Error).message === 'string';
+}
+
 /** Classifies anything thrown while serving a request into the error a client sees. */
 export function toDomainError(error: unknown): DomainError {
   if (error instanceof DomainError) return error;
@@ -49,7 +53,8 @@ export function toDomainError(error: unknown): DomainError {
         : error.message;
     return new DomainError(kind, code, message);
   }
-  if (error instanceof Error) {
+  // Duck-typed: errors raised inside Node's own modules may come from another realm than `Error`.
+  if (isErrorLike(error)) {
     if (isRedisUnavailable(error)) return CommonErrors.dependencyUnavailable('redis', error);
     if (isDatabaseUnavailable(error)) return CommonErrors.dependencyUnavailable('database', error);
   }

@@ -1,0 +1,43 @@
+import { cpus, platform, arch } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { runThroughputBench } from './auth-throughput.bench.js';
+import { runColdStartBench } from './cold-start.bench.js';
+import { createBenchContext } from './support/bench-context.js';
+import { BENCH_REDIS_PREFIX, BENCH_REDIS_URL } from './support/bench-env.js';
+import { cleanupOnSignals, onCleanup, runCleanup } from './support/cleanup.js';
+import { deleteRedisKeys } from './support/redis-keys.js';
+import { formatJsonLine, formatReport, type Machine } from './support/report.js';
+
+/** `npm run bench`: builds (npm script), then runs every bench and prints a table and one JSON line. */
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  cleanupOnSignals();
+  // Registered first, so it runs last: after every server has stopped.
+  onCleanup(`delete Redis keys ${BENCH_REDIS_PREFIX}:*`, async () => {
+    await deleteRedisKeys(BENCH_REDIS_URL, BENCH_REDIS_PREFIX);
+  });
+  const machine: Machine = {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+    node: process.version,
+    platform: `${platform()}-${arch()}`,
+  };
+  const context = await createBenchContext();
+  context.progress(`Redis prefix ${BENCH_REDIS_PREFIX}, working dir ${context.workDir}`);
+  const coldStart = await runColdStartBench(context);
+  const throughput = await runThroughputBench(context);
+  const report = { machine, coldStart, throughput, totalSeconds: (performance.now() - startedAt) / 1000 };
+  process.stdout.write(formatReport(report));
+  process.stdout.write(`${formatJsonLine(report)}\n`);
+}
+
+main()
+  .catch((error: unknown) => {
+    process.stderr.write(`\nBENCH FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    await runCleanup();
+    // Nothing of ours is left running; do not wait on stray handles of libraries.
+    process.exit(process.exitCode ?? 0);
+  });

@@ -1,0 +1,77 @@
+import type { ThroughputFigures } from '../auth-throughput.bench.js';
+import type { ColdStartFigures } from '../cold-start.bench.js';
+import { LOAD_CONNECTIONS, LOAD_SECONDS, WARMUP_SECONDS } from './load.js';
+import { round } from './stats.js';
+
+export interface Machine {
+  cpus: number;
+  cpuModel: string;
+  node: string;
+  platform: string;
+}
+
+export interface BenchReport {
+  machine: Machine;
+  coldStart: ColdStartFigures;
+  throughput: ThroughputFigures;
+  totalSeconds: number;
+}
+
+function table(headers: string[], rows: (string | number)[][]): string {
+  const cells = [headers, ...rows.map((row) => row.map(String))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
+  const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+}
+
+const ms = (value: number) => round(value, 0).toFixed(0);
+
+/** The human-readable part of the output. */
+export function formatReport(report: BenchReport): string {
+  const { machine, coldStart, throughput } = report;
+  const startRows = (
+    [
+      ['(a) empty database', coldStart.emptyDatabase],
+      ['(b) migrated database', coldStart.migratedDatabase],
+    ] as const
+  ).map(([label, c]) => [
+    label,
+    c.runs,
+    ms(c.startupMs.min),
+    ms(c.startupMs.median),
+    ms(c.startupMs.max),
+    ms(c.shutdownMs.median),
+  ]);
+  const loadRows = (
+    [
+      ['GET /hello (bare Nest)', throughput.hello, null],
+      ['GET /api/auth/me, JWT', throughput.meWithJwt, throughput.ratioToHello.meWithJwt],
+      ['GET /api/auth/me, API key', throughput.meWithApiKey, throughput.ratioToHello.meWithApiKey],
+    ] as const
+  ).map(([label, f, ratio]) => [
+    label,
+    round(f.requestsPerSecond, 0).toFixed(0),
+    round(f.latencyP50Ms, 1).toFixed(1),
+    round(f.latencyP99Ms, 1).toFixed(1),
+    f.non2xx,
+    ratio === null ? '1.00' : round(ratio, 2).toFixed(2),
+  ]);
+  return [
+    '',
+    `Machine: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node} (${machine.platform})`,
+    '',
+    'Cold start of `node dist/src/main.js` until GET /api/health = 200 (ms)',
+    table(['case', 'runs', 'min', 'median', 'max', 'SIGTERM→exit median'], startRows),
+    '',
+    `Throughput (autocannon, ${LOAD_CONNECTIONS} connections, ${LOAD_SECONDS} s after a ${WARMUP_SECONDS} s warm-up)`,
+    table(['route', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'vs hello'], loadRows),
+    '',
+    `Total bench time: ${round(report.totalSeconds, 0)} s`,
+    '',
+  ].join('\n');
+}
+
+/** Every number on one line, for scripts (`npm run bench | tail -1`). */
+export function formatJsonLine(report: BenchReport): string {
+  return JSON.stringify(report, (_key, value: unknown) => (typeof value === 'number' ? round(value, 2) : value));
+}
