@@ -33,7 +33,9 @@ async function measureHello(context: BenchContext): Promise<LoadFigures> {
 }
 
 /** Logs the superadmin in, creates an API key, checks both credentials once, then loads `/api/auth/me`. */
-async function measureAuth(context: BenchContext): Promise<Pick<ThroughputFigures, 'meWithJwt' | 'meWithApiKey'>> {
+async function measureAuth(
+  context: BenchContext,
+): Promise<Pick<ThroughputFigures, 'meWithJwt' | 'meWithApiKey'>> {
   const database = await createBenchDatabase();
   const { server } = await startApp(context, database, 'app server (throughput)');
   try {
@@ -55,7 +57,8 @@ async function measureAuth(context: BenchContext): Promise<Pick<ThroughputFigure
         headers: { authorization: `Bearer ${credential}` },
         expectStatus: 200,
       });
-      if (me.username !== ADMIN_USERNAME) throw new Error(`${label}: /api/auth/me answered ${JSON.stringify(me)}`);
+      if (me.username !== ADMIN_USERNAME)
+        throw new Error(`${label}: /api/auth/me answered ${JSON.stringify(me)}`);
     }
     context.progress('load: GET /api/auth/me with a JWT (2 s warm-up + 10 s)');
     const meWithJwt = await measureLoad('GET /api/auth/me (JWT)', `${base}/api/auth/me`, {
@@ -69,7 +72,8 @@ async function measureAuth(context: BenchContext): Promise<Pick<ThroughputFigure
   } catch (error) {
     // The server's own output usually says why a request failed.
     const output = server.capturedOutput.trim();
-    if (output !== '' && error instanceof Error) error.message += `\n----- app output -----\n${output}\n-----`;
+    if (output !== '' && error instanceof Error)
+      error.message += `\n----- app output -----\n${output}\n-----`;
     throw error;
   } finally {
     await server.stop().catch(() => server.kill());

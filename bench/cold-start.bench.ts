@@ -22,7 +22,9 @@ export interface ColdStartFigures {
 async function timeOneStart(context: BenchContext, database: BenchDatabase, label: string) {
   const { server, startupMs } = await startApp(context, database, label);
   const shutdownMs = await server.stop();
-  context.progress(`${label}: healthy after ${startupMs.toFixed(0)} ms, exited ${shutdownMs.toFixed(0)} ms after SIGTERM`);
+  context.progress(
+    `${label}: healthy after ${startupMs.toFixed(0)} ms, exited ${shutdownMs.toFixed(0)} ms after SIGTERM`,
+  );
   return { startupMs, shutdownMs };
 }
 

@@ -9,5 +9,13 @@ import { RedisModule } from './redis/redis.module.js';
 
 /** Infrastructure shared by both process roles. */
 export function coreImports(config: AppConfig) {
-  return [AppConfigModule.forRoot(config), CryptoModule, LoggingModule, DatabaseModule, RedisModule, QueueModule, DiscoveryModule];
+  return [
+    AppConfigModule.forRoot(config),
+    CryptoModule,
+    LoggingModule,
+    DatabaseModule,
+    RedisModule,
+    QueueModule,
+    DiscoveryModule,
+  ];
 }

@@ -21,7 +21,8 @@ export interface BenchDatabase {
 export async function createBenchDatabase(): Promise<BenchDatabase> {
   const name = `${BENCH_DATABASE_PREFIX}${randomSuffix()}`;
   await withAdmin((c) => c.query(`CREATE DATABASE "${name}"`));
-  const dropNow = () => withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined);
+  const dropNow = () =>
+    withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined);
   const unregister = onCleanup(`drop database ${name}`, dropNow);
   return {
     name,

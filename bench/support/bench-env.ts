@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
 /** Where the bench finds PostgreSQL (an admin connection that may CREATE/DROP DATABASE) and Redis. */
-export const BENCH_PG_ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const BENCH_PG_ADMIN_URL =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const BENCH_REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 export const BENCH_DATABASE_PREFIX = 'yuxi_bench_';
 
@@ -22,7 +23,11 @@ export function databaseUrl(name: string): string {
 }
 
 /** The complete, explicit environment of one app server process (nothing is inherited). */
-export function appEnvironment(options: { databaseName: string; port: number; dataDir: string }): Record<string, string> {
+export function appEnvironment(options: {
+  databaseName: string;
+  port: number;
+  dataDir: string;
+}): Record<string, string> {
   return {
     NODE_ENV: 'production',
     APP_ROLE: 'all',

@@ -24,7 +24,9 @@ export function runCleanup(): Promise<void> {
       try {
         await step.run();
       } catch (error) {
-        process.stderr.write(`cleanup "${step.label}" failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.stderr.write(
+          `cleanup "${step.label}" failed: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
       }
     }
   })();

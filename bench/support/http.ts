@@ -31,11 +31,15 @@ export function httpRequest(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', reject);
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`timeout after ${options.timeoutMs ?? 10_000} ms: ${url}`)));
+    req.on('timeout', () =>
+      req.destroy(new Error(`timeout after ${options.timeoutMs ?? 10_000} ms: ${url}`)),
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -48,7 +52,9 @@ export async function httpJson<T>(
 ): Promise<T> {
   const res = await httpRequest(url, options);
   if (res.status !== options.expectStatus) {
-    throw new Error(`${options.method ?? 'GET'} ${url}: expected ${options.expectStatus}, got ${res.status}: ${res.body.slice(0, 500)}`);
+    throw new Error(
+      `${options.method ?? 'GET'} ${url}: expected ${options.expectStatus}, got ${res.status}: ${res.body.slice(0, 500)}`,
+    );
   }
   return JSON.parse(res.body) as T;
 }

@@ -15,7 +15,11 @@ export interface LoadFigures {
   timeouts: number;
 }
 
-async function cannon(url: string, headers: Record<string, string>, seconds: number): Promise<autocannon.Result> {
+async function cannon(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+): Promise<autocannon.Result> {
   return autocannon({ url, headers, connections: LOAD_CONNECTIONS, duration: seconds, method: 'GET' });
 }
 
@@ -33,7 +37,11 @@ function assertClean(label: string, phase: string, result: autocannon.Result): v
  * A 2 s warm-up run (not counted), then 10 s with 50 connections. Any non-2xx response, connection error
  * or timeout in either run fails the bench.
  */
-export async function measureLoad(label: string, url: string, headers: Record<string, string> = {}): Promise<LoadFigures> {
+export async function measureLoad(
+  label: string,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<LoadFigures> {
   assertClean(label, 'warm-up', await cannon(url, headers, WARMUP_SECONDS));
   const result = await cannon(url, headers, LOAD_SECONDS);
   assertClean(label, 'measured run', result);

@@ -19,9 +19,12 @@ export interface BenchReport {
 
 function table(headers: string[], rows: (string | number)[][]): string {
   const cells = [headers, ...rows.map((row) => row.map(String))];
-  const widths = headers.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
-  return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+  const widths = headers.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
+  const line = (row: string[]) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join(
+    '\n',
+  );
 }
 
 const ms = (value: number) => round(value, 0).toFixed(0);
@@ -73,5 +76,7 @@ export function formatReport(report: BenchReport): string {
 
 /** Every number on one line, for scripts (`npm run bench | tail -1`). */
 export function formatJsonLine(report: BenchReport): string {
-  return JSON.stringify(report, (_key, value: unknown) => (typeof value === 'number' ? round(value, 2) : value));
+  return JSON.stringify(report, (_key, value: unknown) =>
+    typeof value === 'number' ? round(value, 2) : value,
+  );
 }

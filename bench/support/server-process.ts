@@ -84,7 +84,9 @@ export class ServerProcess {
     let lastProblem = 'no attempt yet';
     while (performance.now() - this.spawnedAt < timeoutMs) {
       if (this.exitInfo !== null) {
-        throw this.failure(`exited before becoming healthy (code ${this.exitInfo.code}, signal ${this.exitInfo.signal})`);
+        throw this.failure(
+          `exited before becoming healthy (code ${this.exitInfo.code}, signal ${this.exitInfo.signal})`,
+        );
       }
       const attemptAt = performance.now();
       try {

@@ -18,7 +18,9 @@ export function runEntrypoint(start: (config: AppConfig) => Promise<unknown>): v
     throw error;
   }
   start(config).catch((error: unknown) => {
-    process.stderr.write(`Startup failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `Startup failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   });
 }

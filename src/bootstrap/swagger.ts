@@ -11,7 +11,11 @@ export function setupSwagger(app: INestApplication): void {
         'Authenticate with `Authorization: Bearer <JWT or API key>`. Every error has the `ErrorEnvelopeDto` shape.',
     )
     .setVersion('1')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A JWT from POST /api/auth/token or an API key (yxk_…)' })
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      description: 'A JWT from POST /api/auth/token or an API key (yxk_…)',
+    })
     .build();
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelopeDto] });
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });

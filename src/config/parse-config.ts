@@ -95,8 +95,13 @@ const schema = z.object({
     .transform((v, ctx) => {
       if (v === undefined || v === '' || v.toLowerCase() === 'false') return false as const;
       if (/^\d+$/.test(v)) return Number(v);
-      const entries = v.split(',').map((e) => e.trim()).filter((e) => e !== '');
-      const ok = entries.every((e) => /^(loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(\/\d{1,3})?)$/.test(e));
+      const entries = v
+        .split(',')
+        .map((e) => e.trim())
+        .filter((e) => e !== '');
+      const ok = entries.every((e) =>
+        /^(loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(\/\d{1,3})?)$/.test(e),
+      );
       if (v.toLowerCase() === 'true' || !ok || entries.length === 0) {
         ctx.addIssue({
           code: 'custom',

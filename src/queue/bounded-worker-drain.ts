@@ -47,7 +47,10 @@ export class BoundedWorkerDrain implements BeforeApplicationShutdown {
   private async drain(worker: Worker): Promise<void> {
     const graceMs = this.config.runtime.shutdownGraceSeconds * 1000;
     if (!(await within(worker.pause(false), graceMs))) {
-      this.logger.warn({ queue: worker.name, grace_ms: graceMs }, 'grace period over: leaving active jobs to their locks');
+      this.logger.warn(
+        { queue: worker.name, grace_ms: graceMs },
+        'grace period over: leaving active jobs to their locks',
+      );
     }
     if (!(await within(worker.close(true), FORCED_CLOSE_BOUND_MS))) {
       this.logger.warn({ queue: worker.name }, 'worker did not close in time; disconnecting');

@@ -22,7 +22,7 @@ export async function enqueueOrFail<T>(
   return withTimeout(
     (async () => {
       await queue.waitUntilReady();
-      return (await queue.add(name as never, data as never, options)) as Job<T>;
+      return (await queue.add(name, data, options)) as Job<T>;
     })(),
     timeoutMs,
   );

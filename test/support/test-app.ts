@@ -52,7 +52,10 @@ export class TestContext {
   ): Promise<TestContext> {
     const database = await createTestDatabase();
     const base = baseTestEnvironment(database.name);
-    const config = parseConfig({ ...base, ...(typeof overrides === 'function' ? overrides(base) : overrides) });
+    const config = parseConfig({
+      ...base,
+      ...(typeof overrides === 'function' ? overrides(base) : overrides),
+    });
     try {
       const app = await createHttpApp(config, { extraModules });
       await app.init();
@@ -72,7 +75,9 @@ export class TestContext {
   }
 
   async defaultDepartmentId(): Promise<string> {
-    const department = await this.dataSource.getRepository(DepartmentEntity).findOneByOrFail({ name: 'default' });
+    const department = await this.dataSource
+      .getRepository(DepartmentEntity)
+      .findOneByOrFail({ name: 'default' });
     return department.id;
   }
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
 /** Where the tests find PostgreSQL (an admin connection) and Redis; override for other machines. */
-export const TEST_PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const TEST_PG_ADMIN_URL =
+  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 export const TEMPLATE_DATABASE = 'yuxi_test_template';
 export const TEST_DATABASE_PREFIX = 'yuxi_test_';

@@ -11,7 +11,8 @@ moduleWithResolver._resolveFilename = function (request: string, ...rest: unknow
   try {
     return original.call(this, request, ...rest);
   } catch (error) {
-    if (request.startsWith('.') && request.endsWith('.js')) return original.call(this, request.slice(0, -3), ...rest);
+    if (request.startsWith('.') && request.endsWith('.js'))
+      return original.call(this, request.slice(0, -3), ...rest);
     throw error;
   }
 };

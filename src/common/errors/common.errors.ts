@@ -37,6 +37,5 @@ export const CommonErrors = {
       `A required service is unavailable (${dependency}); try again shortly.`,
       { details: { dependency }, cause },
     ),
-  internal: () =>
-    new DomainError('internal', 'common.internal_error', 'An internal error occurred.'),
+  internal: () => new DomainError('internal', 'common.internal_error', 'An internal error occurred.'),
 };

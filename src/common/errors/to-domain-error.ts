@@ -16,7 +16,15 @@ const HTTP_KIND: Record<number, [ErrorKind, string]> = {
   503: ['unavailable', 'common.dependency_unavailable'],
 };
 
-const DATABASE_DOWN = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', '57P01', '57P03', '53300']);
+const DATABASE_DOWN = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  '57P01',
+  '57P03',
+  '53300',
+]);
 
 function isDatabaseUnavailable(error: Error): boolean {
   const code = (error as { code?: unknown }).code;
@@ -44,7 +52,9 @@ export function toDomainError(error: unknown): DomainError {
   if (error instanceof DomainError) return error;
   if (error instanceof HttpException) {
     const status = error.getStatus();
-    const [kind, code] = HTTP_KIND[status] ?? (status >= 500 ? ['internal', 'common.internal_error'] : ['invalid', 'common.bad_request']);
+    const [kind, code] =
+      HTTP_KIND[status] ??
+      (status >= 500 ? ['internal', 'common.internal_error'] : ['invalid', 'common.bad_request']);
     if (kind === 'internal') return CommonErrors.internal();
     const response = error.getResponse();
     const message =

@@ -24,7 +24,8 @@ export function checkUrlLiteral(url: string | URL, allowlist: AllowlistInput = A
   } catch {
     throw HttpSafetyErrors.urlNotAllowed(String(url), 'invalid_url');
   }
-  if (!ALLOWED_SCHEMES.has(parsed.protocol)) throw HttpSafetyErrors.urlNotAllowed(parsed, 'scheme_not_allowed');
+  if (!ALLOWED_SCHEMES.has(parsed.protocol))
+    throw HttpSafetyErrors.urlNotAllowed(parsed, 'scheme_not_allowed');
   if (parsed.hostname === '') throw HttpSafetyErrors.urlNotAllowed(parsed, 'invalid_url');
   const literal = ipLiteralOf(parsed);
   if (literal !== null && isBlockedAddress(literal) && !Allowlist.from(allowlist).allowsUrl(parsed)) {

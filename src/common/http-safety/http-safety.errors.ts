@@ -1,11 +1,7 @@
 import { DomainError } from '../errors/domain-error.js';
 import { redactUrl } from './redact-url.js';
 
-export type UrlRefusalReason =
-  | 'invalid_url'
-  | 'scheme_not_allowed'
-  | 'blocked_address'
-  | 'insecure_redirect';
+export type UrlRefusalReason = 'invalid_url' | 'scheme_not_allowed' | 'blocked_address' | 'insecure_redirect';
 
 const REASON_TEXT: Record<UrlRefusalReason, string> = {
   invalid_url: 'it is not a valid absolute URL',
@@ -17,9 +13,14 @@ const REASON_TEXT: Record<UrlRefusalReason, string> = {
 export const HttpSafetyErrors = {
   urlNotAllowed: (url: string | URL, reason: UrlRefusalReason) => {
     const safe = redactUrl(url);
-    return new DomainError('invalid', 'http_safety.url_not_allowed', `Refused ${safe}: ${REASON_TEXT[reason]}.`, {
-      details: { url: safe, reason },
-    });
+    return new DomainError(
+      'invalid',
+      'http_safety.url_not_allowed',
+      `Refused ${safe}: ${REASON_TEXT[reason]}.`,
+      {
+        details: { url: safe, reason },
+      },
+    );
   },
   tooManyRedirects: (url: string | URL, maxRedirects: number) =>
     new DomainError(
@@ -29,9 +30,14 @@ export const HttpSafetyErrors = {
       { details: { url: redactUrl(url), max_redirects: maxRedirects } },
     ),
   timeout: (url: string | URL, timeoutMs: number) =>
-    new DomainError('timeout', 'http_safety.timeout', `${redactUrl(url)} did not answer within ${timeoutMs} ms.`, {
-      details: { url: redactUrl(url), timeout_ms: timeoutMs },
-    }),
+    new DomainError(
+      'timeout',
+      'http_safety.timeout',
+      `${redactUrl(url)} did not answer within ${timeoutMs} ms.`,
+      {
+        details: { url: redactUrl(url), timeout_ms: timeoutMs },
+      },
+    ),
   responseTooLarge: (url: string | URL | undefined, limitBytes: number) =>
     new DomainError(
       'too_large',

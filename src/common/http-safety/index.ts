@@ -16,4 +16,9 @@ export {
 export { SafeHttpClient } from './safe-http-client.js';
 export { SafeHttpModule } from './safe-http.module.js';
 export { createSafeLookup, type ResolveAll } from './safe-lookup.js';
-export { createSafeFetch, safeFetch, type CreateSafeFetchOptions, type FetchLike } from './whatwg-safe-fetch.js';
+export {
+  createSafeFetch,
+  safeFetch,
+  type CreateSafeFetchOptions,
+  type FetchLike,
+} from './whatwg-safe-fetch.js';

@@ -16,7 +16,7 @@ export async function readBodyCapped(response: Response, maxBytes: number): Prom
   }
   if (response.body === null) return Buffer.alloc(0);
 
-  const reader = response.body.getReader();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   try {

@@ -31,7 +31,13 @@ export interface SafeFetchTarget {
   allowlist: Allowlist;
 }
 
-const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
+const BODY_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'content-language',
+  'content-location',
+];
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 
 /** Fetch refuses URLs with userinfo; send them as Basic auth instead (unless a header is already set). */
@@ -60,10 +66,15 @@ function causedByBlockedAddress(err: unknown): boolean {
   return false;
 }
 
-function translateError(err: unknown, url: URL, deadline: Deadline, callerSignal: AbortSignal | null | undefined) {
+function translateError(
+  err: unknown,
+  url: URL,
+  deadline: Deadline,
+  callerSignal: AbortSignal | null | undefined,
+) {
   if (err instanceof DomainError) return err;
   if (deadline.expiredWith !== null) return deadline.expiredWith;
-  if (callerSignal?.aborted) return callerSignal.reason;
+  if (callerSignal?.aborted) return callerSignal.reason as unknown;
   if (causedByBlockedAddress(err)) return HttpSafetyErrors.urlNotAllowed(url, 'blocked_address');
   return HttpSafetyErrors.connectionFailed(url, err);
 }
@@ -109,7 +120,8 @@ export async function fetchSafely(
       const location = response.headers.get('location');
       const isRedirect = REDIRECT_STATUSES.has(response.status) && location !== null;
       // A stream body cannot be replayed for a 307/308: hand the redirect back unfollowed.
-      const mustReplayStream = streamed && body !== null && (response.status === 307 || response.status === 308);
+      const mustReplayStream =
+        streamed && body !== null && (response.status === 307 || response.status === 308);
       if (!isRedirect || mustReplayStream) {
         if (!timeoutIncludesBody) deadline.clear();
         return { response, url: url.href };

@@ -37,7 +37,7 @@ export function createSafeFetch(options: CreateSafeFetchOptions = {}): FetchLike
       ...defaults,
       ...(split.init as UndiciRequestInit),
     });
-    return response as unknown as Response;
+    return response;
   };
 }
 

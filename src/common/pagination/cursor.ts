@@ -9,9 +9,7 @@ export interface KeysetPosition {
 }
 
 export function encodeCursor(position: KeysetPosition): string {
-  return Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id])).toString(
-    'base64url',
-  );
+  return Buffer.from(JSON.stringify([position.createdAt.toISOString(), position.id])).toString('base64url');
 }
 
 export function decodeCursor(cursor: string): KeysetPosition {

@@ -2,12 +2,17 @@ import { DomainError } from '../../common/errors/domain-error.js';
 
 export const AuthErrors = {
   missingCredentials: () =>
-    new DomainError('unauthenticated', 'auth.missing_credentials', 'Send `Authorization: Bearer <token or API key>`.'),
+    new DomainError(
+      'unauthenticated',
+      'auth.missing_credentials',
+      'Send `Authorization: Bearer <token or API key>`.',
+    ),
   invalidCredentials: () =>
     new DomainError('unauthenticated', 'auth.invalid_credentials', 'Wrong username or password.'),
   invalidToken: () =>
     new DomainError('unauthenticated', 'auth.invalid_token', 'The token is invalid or expired.'),
-  invalidApiKey: () => new DomainError('unauthenticated', 'auth.invalid_api_key', 'The API key is not valid.'),
+  invalidApiKey: () =>
+    new DomainError('unauthenticated', 'auth.invalid_api_key', 'The API key is not valid.'),
   apiKeyRevoked: () => new DomainError('unauthenticated', 'auth.api_key_revoked', 'The API key was revoked.'),
   apiKeyExpired: () => new DomainError('unauthenticated', 'auth.api_key_expired', 'The API key has expired.'),
   accountDisabled: () =>

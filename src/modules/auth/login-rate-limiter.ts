@@ -34,7 +34,11 @@ export class LoginRateLimiter {
 
   async recordFailure(ip: string): Promise<void> {
     try {
-      const result = await this.redis.multi().incr(this.key(ip)).expire(this.key(ip), WINDOW_SECONDS, 'NX').exec();
+      const result = await this.redis
+        .multi()
+        .incr(this.key(ip))
+        .expire(this.key(ip), WINDOW_SECONDS, 'NX')
+        .exec();
       if (result === null) throw new Error('transaction aborted');
     } catch (error) {
       this.warn(error);

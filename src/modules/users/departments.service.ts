@@ -18,6 +18,6 @@ export class DepartmentsService {
   }
 
   async list(): Promise<DepartmentDto[]> {
-    return (await this.departments.listAll()).map(DepartmentDto.from);
+    return (await this.departments.listAll()).map((d) => DepartmentDto.from(d));
   }
 }

@@ -7,9 +7,14 @@ export const UsersErrors = {
       details: { username },
     }),
   roleGrantForbidden: (role: string) =>
-    new DomainError('forbidden', 'users.role_grant_forbidden', `Only a superadmin may grant the ${role} role.`, {
-      details: { role },
-    }),
+    new DomainError(
+      'forbidden',
+      'users.role_grant_forbidden',
+      `Only a superadmin may grant the ${role} role.`,
+      {
+        details: { role },
+      },
+    ),
   manageForbidden: () =>
     new DomainError(
       'forbidden',

@@ -13,13 +13,7 @@ import { UsersService } from './users.service.js';
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity, DepartmentEntity])],
   controllers: [UsersController, DepartmentsController],
-  providers: [
-    UsersRepository,
-    DepartmentsRepository,
-    UsersService,
-    DepartmentsService,
-    InitialAccounts,
-  ],
+  providers: [UsersRepository, DepartmentsRepository, UsersService, DepartmentsService, InitialAccounts],
   exports: [UsersRepository],
 })
 export class UsersModule {}

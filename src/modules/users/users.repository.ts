@@ -41,7 +41,11 @@ export class UsersRepository {
    * Applies the changes; when they would remove an active superadmin, first checks under a lock that
    * another one remains (two concurrent demotions cannot leave none). Returns false if none would remain.
    */
-  async updateKeepingASuperadmin(id: string, changes: UserChanges, removesSuperadmin: boolean): Promise<boolean> {
+  async updateKeepingASuperadmin(
+    id: string,
+    changes: UserChanges,
+    removesSuperadmin: boolean,
+  ): Promise<boolean> {
     return this.rows.manager.transaction(async (manager) => {
       const users = manager.getRepository(UserEntity);
       if (removesSuperadmin) {

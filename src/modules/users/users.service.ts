@@ -34,7 +34,8 @@ export class UsersService {
       });
       return UserDto.from(user);
     } catch (error) {
-      if (isUniqueViolation(error, 'users_username_lower_key')) throw UsersErrors.usernameTaken(input.username);
+      if (isUniqueViolation(error, 'users_username_lower_key'))
+        throw UsersErrors.usernameTaken(input.username);
       throw error;
     }
   }
@@ -42,7 +43,7 @@ export class UsersService {
   async list(query: PageQueryDto): Promise<Page<UserDto>> {
     const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
     const rows = await this.users.listPage(query.limit, after);
-    return toPage(rows, query.limit, UserDto.from);
+    return toPage(rows, query.limit, (u) => UserDto.from(u));
   }
 
   async update(actor: AuthenticatedUser, id: string, input: UpdateUserDto): Promise<UserDto> {
@@ -54,10 +55,15 @@ export class UsersService {
     const changes: UserChanges = {};
     if (input.role !== undefined) changes.role = input.role;
     if (input.disabled !== undefined) changes.disabled = input.disabled;
-    if (input.department_id !== undefined) changes.departmentId = await this.resolveDepartment(input.department_id);
+    if (input.department_id !== undefined)
+      changes.departmentId = await this.resolveDepartment(input.department_id);
     if (input.password !== undefined) changes.passwordHash = await this.hasher.hash(input.password);
     if (Object.keys(changes).length > 0) {
-      const kept = await this.users.updateKeepingASuperadmin(id, changes, removesActiveSuperadmin(target, input));
+      const kept = await this.users.updateKeepingASuperadmin(
+        id,
+        changes,
+        removesActiveSuperadmin(target, input),
+      );
       if (!kept) throw UsersErrors.lastSuperadmin();
     }
 

@@ -43,7 +43,9 @@ describe('safe fetch against local servers', () => {
 
   beforeAll(async () => {
     refused = await startLocalServer((_req, res) => res.end('secret'));
-    other = await startLocalServer((req, res) => res.end(JSON.stringify({ auth: req.headers.authorization ?? null })));
+    other = await startLocalServer((req, res) =>
+      res.end(JSON.stringify({ auth: req.headers.authorization ?? null })),
+    );
     allowed = await startLocalServer((req, res, body) => {
       const path = req.url ?? '';
       const redirect = (status: number, location: string) => res.writeHead(status, { location }).end();
@@ -59,7 +61,9 @@ describe('safe fetch against local servers', () => {
       if (path === '/cross') return redirect(302, `${other.origin}/whoami`);
       if (path === '/same') return redirect(302, '/auth');
       if (path === '/landing') {
-        return void res.end(JSON.stringify({ method: req.method, body, type: req.headers['content-type'] ?? null }));
+        return void res.end(
+          JSON.stringify({ method: req.method, body, type: req.headers['content-type'] ?? null }),
+        );
       }
       if (path === '/auth') return void res.end(JSON.stringify({ auth: req.headers.authorization ?? null }));
       if (path === '/big') {
@@ -149,10 +153,13 @@ describe('safe fetch against local servers', () => {
     const err = await domainErrorOf(readBodyCapped(response, MiB));
     expect(err.code).toBe('http_safety.timeout');
 
-    const streaming = await client.fetch(`${allowed.origin}/slow-body`, { timeoutMs: 100, timeoutIncludesBody: false });
+    const streaming = await client.fetch(`${allowed.origin}/slow-body`, {
+      timeoutMs: 100,
+      timeoutIncludesBody: false,
+    });
     await new Promise((r) => setTimeout(r, 300));
     const reader = streaming.response.body!.getReader();
-    expect(Buffer.from((await reader.read()).value!).toString()).toBe('partial');
+    expect(Buffer.from((await reader.read()).value).toString()).toBe('partial');
     await reader.cancel();
   });
 
@@ -203,12 +210,16 @@ describe('safe fetch against local servers', () => {
     const auth = `http://alice:p%40ss@127.0.0.1:${allowed.port}`;
     expect(await (await client.fetch(`${auth}/auth`)).response.json()).toEqual({ auth: basic });
     expect(await (await client.fetch(`${auth}/same`)).response.json()).toEqual({ auth: basic });
-    const cross = await client.fetch(`${allowed.origin}/cross`, { headers: { authorization: 'Bearer t0ken' } });
+    const cross = await client.fetch(`${allowed.origin}/cross`, {
+      headers: { authorization: 'Bearer t0ken' },
+    });
     expect(await cross.response.json()).toEqual({ auth: null });
   });
 
   it('never puts credentials or the query string in errors', async () => {
-    const err = await domainErrorOf(strict.fetch(`http://alice:s3cret@127.0.0.1:${allowed.port}/hello?key=abc`));
+    const err = await domainErrorOf(
+      strict.fetch(`http://alice:s3cret@127.0.0.1:${allowed.port}/hello?key=abc`),
+    );
     const text = `${err.message} ${JSON.stringify(err.details)}`;
     for (const secret of ['alice', 's3cret', 'key=', 'abc']) expect(text).not.toContain(secret);
   });
@@ -241,9 +252,15 @@ describe('safe fetch against local servers', () => {
     const resolveTo =
       (...addresses: string[]): ResolveAll =>
       (_host, _opts, cb) =>
-        cb(null, addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+        cb(
+          null,
+          addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+        );
     const allowlist = Allowlist.from([`internal.test:${allowed.port}`]);
-    const target = { allowlist, dispatcher: createSafeDispatcher(allowlist, { resolveAll: resolveTo('127.0.0.1') }) };
+    const target = {
+      allowlist,
+      dispatcher: createSafeDispatcher(allowlist, { resolveAll: resolveTo('127.0.0.1') }),
+    };
     const mixed = {
       allowlist: Allowlist.EMPTY,
       dispatcher: createSafeDispatcher([], { resolveAll: resolveTo('8.8.8.8', '127.0.0.1') }),
@@ -252,7 +269,9 @@ describe('safe fetch against local servers', () => {
       const ok = await fetchSafely(target, `http://INTERNAL.test:${allowed.port}/hello`);
       expect(await ok.response.text()).toBe('hello');
       expect(ok.response.status).toBe(200);
-      const elsewhere = await domainErrorOf(fetchSafely(target, `http://internal.test:${refused.port}/secret`));
+      const elsewhere = await domainErrorOf(
+        fetchSafely(target, `http://internal.test:${refused.port}/secret`),
+      );
       expect(elsewhere.details?.reason).toBe('blocked_address');
       // a public address next to a private one refuses the whole answer: nothing is connected
       const rebound = await domainErrorOf(fetchSafely(mixed, `http://rebind.test:${allowed.port}/hello`));
@@ -264,7 +283,9 @@ describe('safe fetch against local servers', () => {
   });
 
   it('exposes a WHATWG-compatible fetch honouring the allowlist (the strict default refuses)', async () => {
-    const res = await client.safeFetch(new Request(`${allowed.origin}/temporary`, { method: 'POST', body: 'x=1' }));
+    const res = await client.safeFetch(
+      new Request(`${allowed.origin}/temporary`, { method: 'POST', body: 'x=1' }),
+    );
     expect(await res.json()).toEqual({ method: 'POST', body: 'x=1', type: 'text/plain;charset=UTF-8' });
     const err = await domainErrorOf(safeFetch(`${allowed.origin}/landing`));
     expect(err.code).toBe('http_safety.url_not_allowed');

@@ -67,15 +67,20 @@ describe('API keys', () => {
 
     const other = (await createKey(owner, { name: 'superadmin revokes' })).body;
     const superadmin = await ctx.newUser({ role: 'superadmin' });
-    expect((await ctx.http.delete(`/api/api-keys/${other.id}`).set(bearer(superadmin.token))).status).toBe(204);
+    expect((await ctx.http.delete(`/api/api-keys/${other.id}`).set(bearer(superadmin.token))).status).toBe(
+      204,
+    );
     expect((await ctx.http.get('/api/auth/me').set(bearer(other.key))).status).toBe(401);
   });
 
   it('refuses an expired key, and a new key whose expiry is already past', async () => {
-    const key = (await createKey(owner, { name: 'short-lived', expires_at: new Date(Date.now() + 60_000).toISOString() }))
-      .body;
+    const key = (
+      await createKey(owner, { name: 'short-lived', expires_at: new Date(Date.now() + 60_000).toISOString() })
+    ).body;
     expect((await ctx.http.get('/api/auth/me').set(bearer(key.key))).status).toBe(200);
-    await ctx.dataSource.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [key.id]);
+    await ctx.dataSource.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+      key.id,
+    ]);
     const expired = await ctx.http.get('/api/auth/me').set(bearer(key.key));
     expect(expired.status).toBe(401);
     expect(expired.body.code).toBe('auth.api_key_expired');

@@ -10,7 +10,11 @@ import request from 'supertest';
 describe('first start', () => {
   it('creates the default department and the superadmin once, and never overwrites it', async () => {
     const ctx = await TestContext.start({ ADMIN_USERNAME: 'boss', ADMIN_PASSWORD: 'first-password' });
-    const env = { ...baseTestEnvironment(ctx.databaseName), ADMIN_USERNAME: 'boss', ADMIN_PASSWORD: 'changed-password' };
+    const env = {
+      ...baseTestEnvironment(ctx.databaseName),
+      ADMIN_USERNAME: 'boss',
+      ADMIN_PASSWORD: 'changed-password',
+    };
     try {
       const rows = await ctx.dataSource.query(`SELECT username, role FROM users`);
       expect(rows).toEqual([{ username: 'boss', role: 'superadmin' }]);
@@ -29,7 +33,9 @@ describe('first start', () => {
           .post('/api/auth/token')
           .send({ username: 'boss', password: 'changed-password' });
         expect(changed.status).toBe(401);
-        expect(await second.get(DataSource).query(`SELECT count(*)::int AS n FROM users`)).toEqual([{ n: 1 }]);
+        expect(await second.get(DataSource).query(`SELECT count(*)::int AS n FROM users`)).toEqual([
+          { n: 1 },
+        ]);
       } finally {
         await second.close();
       }
@@ -49,14 +55,19 @@ describe('first start', () => {
     try {
       const apps = await Promise.all([createHttpApp(parseConfig(env)), createHttpApp(parseConfig(env))]);
       await Promise.all(apps.map((a) => a.init()));
-      const ds = apps[0]!.get(DataSource);
+      const ds = apps[0].get(DataSource);
       const applied = await ds.query(`SELECT name FROM schema_migrations`);
       expect(applied.length).toBeGreaterThan(0);
       expect(new Set(applied.map((r: { name: string }) => r.name)).size).toBe(applied.length);
-      expect(await ds.query(`SELECT count(*)::int AS n FROM users WHERE role = 'superadmin'`)).toEqual([{ n: 1 }]);
+      expect(await ds.query(`SELECT count(*)::int AS n FROM users WHERE role = 'superadmin'`)).toEqual([
+        { n: 1 },
+      ]);
       await Promise.all(apps.map((a) => a.close()));
     } finally {
-      const cleanup = new DataSource({ type: 'postgres', url: baseTestEnvironment(database.name).DATABASE_URL });
+      const cleanup = new DataSource({
+        type: 'postgres',
+        url: baseTestEnvironment(database.name).DATABASE_URL,
+      });
       await cleanup.initialize();
       await cleanup.query(`DROP DATABASE IF EXISTS "${empty}" WITH (FORCE)`);
       await cleanup.destroy();

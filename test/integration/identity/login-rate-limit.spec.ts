@@ -12,7 +12,8 @@ describe('login rate limit', () => {
 
   it('answers 429 with Retry-After once an IP has failed too often, even for the right password', async () => {
     const user = await ctx.newUser();
-    for (let i = 0; i < 3; i++) expect((await attempt('203.0.113.7', user.username, 'wrong-password')).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await attempt('203.0.113.7', user.username, 'wrong-password')).status).toBe(401);
 
     const blocked = await attempt('203.0.113.7', user.username, user.password);
     expect(blocked.status).toBe(429);
@@ -31,6 +32,7 @@ describe('login rate limit', () => {
 
   it('does not count successful logins', async () => {
     const user = await ctx.newUser();
-    for (let i = 0; i < 5; i++) expect((await attempt('203.0.113.10', user.username, user.password)).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await attempt('203.0.113.10', user.username, user.password)).status).toBe(200);
   });
 });

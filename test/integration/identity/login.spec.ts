@@ -8,7 +8,9 @@ describe('login and the current user', () => {
   afterAll(() => ctx.close());
 
   it('logs the seeded superadmin in and returns a bearer token that identifies it', async () => {
-    const res = await ctx.http.post('/api/auth/token').send({ username: 'root', password: 'root-password-1' });
+    const res = await ctx.http
+      .post('/api/auth/token')
+      .send({ username: 'root', password: 'root-password-1' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       token_type: 'bearer',
@@ -27,7 +29,9 @@ describe('login and the current user', () => {
 
   it('matches usernames case-insensitively', async () => {
     const user = await ctx.newUser({ username: 'CaseUser' });
-    const res = await ctx.http.post('/api/auth/token').send({ username: 'caseuser', password: user.password });
+    const res = await ctx.http
+      .post('/api/auth/token')
+      .send({ username: 'caseuser', password: user.password });
     expect(res.status).toBe(200);
     expect(res.body.user.id).toBe(user.id);
   });
@@ -78,7 +82,9 @@ describe('login and the current user', () => {
     const after = await ctx.http.get('/api/auth/me').set('Authorization', `Bearer ${user.token}`);
     expect(after.status).toBe(401);
     expect(after.body.code).toBe('auth.account_disabled');
-    const login = await ctx.http.post('/api/auth/token').send({ username: user.username, password: user.password });
+    const login = await ctx.http
+      .post('/api/auth/token')
+      .send({ username: user.username, password: user.password });
     expect(login.status).toBe(401);
     expect(login.body.code).toBe('auth.account_disabled');
   });

@@ -26,12 +26,17 @@ describe('users and departments', () => {
     expect(new Date(res.body.created_at).toString()).not.toBe('Invalid Date');
     expect(res.body.password_hash).toBeUndefined();
 
-    const login = await ctx.http.post('/api/auth/token').send({ username: 'carol', password: 'carol-password' });
+    const login = await ctx.http
+      .post('/api/auth/token')
+      .send({ username: 'carol', password: 'carol-password' });
     expect(login.status).toBe(200);
   });
 
   it('refuses a normal user on admin routes with 403', async () => {
-    const create = await ctx.http.post('/api/users').set(auth(user)).send({ username: 'dave', password: 'dave-password' });
+    const create = await ctx.http
+      .post('/api/users')
+      .set(auth(user))
+      .send({ username: 'dave', password: 'dave-password' });
     expect(create.status).toBe(403);
     expect(create.body.code).toBe('auth.forbidden');
     const list = await ctx.http.get('/api/users').set(auth(user));
@@ -52,7 +57,9 @@ describe('users and departments', () => {
       const promote = await ctx.http.patch(`/api/users/${user.id}`).set(auth(admin)).send({ role });
       expect(promote.status).toBe(403);
     }
-    expect((await ctx.dataSource.query(`SELECT role FROM users WHERE id = $1`, [user.id]))[0].role).toBe('user');
+    expect((await ctx.dataSource.query(`SELECT role FROM users WHERE id = $1`, [user.id]))[0].role).toBe(
+      'user',
+    );
 
     const granted = await ctx.http
       .post('/api/users')
@@ -79,10 +86,11 @@ describe('users and departments', () => {
   });
 
   it('refuses an unknown department with 422 and unknown fields with 400 naming them', async () => {
-    const unknown = await ctx.http
-      .post('/api/users')
-      .set(auth(admin))
-      .send({ username: 'erin', password: 'password-1', department_id: '00000000-0000-4000-8000-000000000000' });
+    const unknown = await ctx.http.post('/api/users').set(auth(admin)).send({
+      username: 'erin',
+      password: 'password-1',
+      department_id: '00000000-0000-4000-8000-000000000000',
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.body.code).toBe('users.unknown_department');
 
@@ -92,28 +100,47 @@ describe('users and departments', () => {
       .send({ username: 'erin', password: 'password-1', is_admin: true, disabled: false });
     expect(extra.status).toBe(400);
     expect(extra.body.code).toBe('common.validation_failed');
-    expect(extra.body.details.fields.map((f: { field: string }) => f.field).sort()).toEqual(['disabled', 'is_admin']);
+    expect(extra.body.details.fields.map((f: { field: string }) => f.field).sort()).toEqual([
+      'disabled',
+      'is_admin',
+    ]);
   });
 
   it('never disables or demotes the last active superadmin', async () => {
     const ds = ctx.dataSource;
-    const [{ count }] = await ds.query(`SELECT count(*)::int AS count FROM users WHERE role = 'superadmin' AND NOT disabled`);
+    const [{ count }] = await ds.query(
+      `SELECT count(*)::int AS count FROM users WHERE role = 'superadmin' AND NOT disabled`,
+    );
     expect(count).toBe(2); // root and the factory's superadmin
     const root = (await ds.query(`SELECT id FROM users WHERE username = 'root'`))[0].id as string;
-    expect((await ctx.http.patch(`/api/users/${root}`).set(auth(superadmin)).send({ disabled: true })).status).toBe(200);
-    const last = await ctx.http.patch(`/api/users/${superadmin.id}`).set(auth(superadmin)).send({ role: 'admin' });
+    expect(
+      (await ctx.http.patch(`/api/users/${root}`).set(auth(superadmin)).send({ disabled: true })).status,
+    ).toBe(200);
+    const last = await ctx.http
+      .patch(`/api/users/${superadmin.id}`)
+      .set(auth(superadmin))
+      .send({ role: 'admin' });
     expect(last.status).toBe(409);
     expect(last.body.code).toBe('users.last_superadmin');
-    expect((await ds.query(`SELECT role FROM users WHERE id = $1`, [superadmin.id]))[0].role).toBe('superadmin');
+    expect((await ds.query(`SELECT role FROM users WHERE id = $1`, [superadmin.id]))[0].role).toBe(
+      'superadmin',
+    );
   });
 
   it('changes a password: the old one stops working, the new one works', async () => {
     const target = await ctx.newUser();
-    const res = await ctx.http.patch(`/api/users/${target.id}`).set(auth(admin)).send({ password: 'brand-new-password' });
+    const res = await ctx.http
+      .patch(`/api/users/${target.id}`)
+      .set(auth(admin))
+      .send({ password: 'brand-new-password' });
     expect(res.status).toBe(200);
-    const old = await ctx.http.post('/api/auth/token').send({ username: target.username, password: target.password });
+    const old = await ctx.http
+      .post('/api/auth/token')
+      .send({ username: target.username, password: target.password });
     expect(old.status).toBe(401);
-    const fresh = await ctx.http.post('/api/auth/token').send({ username: target.username, password: 'brand-new-password' });
+    const fresh = await ctx.http
+      .post('/api/auth/token')
+      .send({ username: target.username, password: 'brand-new-password' });
     expect(fresh.status).toBe(200);
   });
 
@@ -134,10 +161,11 @@ describe('users and departments', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res = await ctx.http
-        .get('/api/users')
-        .query(cursor === null ? { limit: 3 } : { limit: 3, cursor })
-        .set(auth(admin));
+      const res: { status: number; body: { items: { id: string }[]; next_cursor: string | null } } =
+        await ctx.http
+          .get('/api/users')
+          .query(cursor === null ? { limit: 3 } : { limit: 3, cursor })
+          .set(auth(admin));
       expect(res.status).toBe(200);
       expect(res.body.items.length).toBeLessThanOrEqual(3);
       seen.push(...res.body.items.map((u: { id: string }) => u.id));
@@ -152,7 +180,10 @@ describe('users and departments', () => {
   it('creates departments (admin) and lists them (any user)', async () => {
     const denied = await ctx.http.post('/api/departments').set(auth(user)).send({ name: 'Sales' });
     expect(denied.status).toBe(403);
-    const created = await ctx.http.post('/api/departments').set(auth(admin)).send({ name: 'Research', description: 'R&D' });
+    const created = await ctx.http
+      .post('/api/departments')
+      .set(auth(admin))
+      .send({ name: 'Research', description: 'R&D' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Research', description: 'R&D' });
     const duplicate = await ctx.http.post('/api/departments').set(auth(admin)).send({ name: 'Research' });
@@ -161,7 +192,9 @@ describe('users and departments', () => {
 
     const list = await ctx.http.get('/api/departments').set(auth(user));
     expect(list.status).toBe(200);
-    expect(list.body.items.map((d: { name: string }) => d.name)).toEqual(expect.arrayContaining(['default', 'Research']));
+    expect(list.body.items.map((d: { name: string }) => d.name)).toEqual(
+      expect.arrayContaining(['default', 'Research']),
+    );
 
     const moved = await ctx.http
       .post('/api/users')

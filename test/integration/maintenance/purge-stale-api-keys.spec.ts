@@ -10,7 +10,12 @@ describe('maintenance worker (APP_ROLE=all)', () => {
   });
   afterAll(() => ctx.close());
 
-  const insertKey = async (userId: string, name: string, revokedDaysAgo: number | null, expiredDaysAgo: number | null) => {
+  const insertKey = async (
+    userId: string,
+    name: string,
+    revokedDaysAgo: number | null,
+    expiredDaysAgo: number | null,
+  ) => {
     const rows = await ctx.dataSource.query(
       `INSERT INTO api_keys (id, user_id, name, key_prefix, key_hash, request_id, payload_digest, revoked_at, expires_at)
        VALUES (gen_random_uuid(), $1, $2, 'yxk_00000000', encode(sha256(gen_random_uuid()::text::bytea), 'hex'),

@@ -38,7 +38,7 @@ describe('when a dependency is down', () => {
     pgProxy = await new TcpProxy(pg.hostname, Number(pg.port || 5432)).start();
     ctx = await TestContext.start(
       (base) => {
-        const databaseUrl = new URL(base.DATABASE_URL!);
+        const databaseUrl = new URL(base.DATABASE_URL);
         databaseUrl.host = `127.0.0.1:${pgProxy.port}`;
         return { REDIS_URL: `redis://127.0.0.1:${redisProxy.port}/0`, DATABASE_URL: databaseUrl.toString() };
       },
@@ -66,7 +66,10 @@ describe('when a dependency is down', () => {
     const started = Date.now();
     const res = await ctx.http.post('/api/probe/enqueue');
     expect(res.status).toBe(503);
-    expect(res.body).toMatchObject({ code: 'common.dependency_unavailable', details: { dependency: 'redis' } });
+    expect(res.body).toMatchObject({
+      code: 'common.dependency_unavailable',
+      details: { dependency: 'redis' },
+    });
     expect(Date.now() - started).toBeLessThan(3_000);
     await redisProxy.restore();
   });
@@ -77,7 +80,10 @@ describe('when a dependency is down', () => {
     const started = Date.now();
     const res = await ctx.http.get('/api/auth/me').set('Authorization', `Bearer ${user.token}`);
     expect(res.status).toBe(503);
-    expect(res.body).toMatchObject({ code: 'common.dependency_unavailable', details: { dependency: 'database' } });
+    expect(res.body).toMatchObject({
+      code: 'common.dependency_unavailable',
+      details: { dependency: 'database' },
+    });
     expect(Date.now() - started).toBeLessThan(6_000);
     const health = await ctx.http.get('/api/health');
     expect(health.status).toBe(503);

@@ -78,7 +78,10 @@ describe('the error envelope', () => {
     const small = await ctx.http.post('/api/probe/echo').send({ data: 'x'.repeat(100) });
     expect(small.status).toBe(201);
 
-    const malformed = await ctx.http.post('/api/probe/echo').set('Content-Type', 'application/json').send('{"a":');
+    const malformed = await ctx.http
+      .post('/api/probe/echo')
+      .set('Content-Type', 'application/json')
+      .send('{"a":');
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe('common.malformed_json');
   });

@@ -20,7 +20,10 @@ describe('GET /api/health', () => {
   it('reports ok with both dependencies up, without authentication', async () => {
     const res = await ctx.http.get('/api/health');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'ok', checks: { database: { status: 'up' }, redis: { status: 'up' } } });
+    expect(res.body).toMatchObject({
+      status: 'ok',
+      checks: { database: { status: 'up' }, redis: { status: 'up' } },
+    });
   });
 
   it('answers 503 quickly while Redis is down, keeps serving, and recovers when Redis returns', async () => {
@@ -34,7 +37,9 @@ describe('GET /api/health', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
 
     // The process is still up: other routes keep answering.
-    const login = await ctx.http.post('/api/auth/token').send({ username: 'root', password: 'root-password-1' });
+    const login = await ctx.http
+      .post('/api/auth/token')
+      .send({ username: 'root', password: 'root-password-1' });
     expect(login.status).toBe(200);
 
     await redisProxy.restore();

@@ -1,4 +1,8 @@
-import { API_KEY_PATTERN, ApiKeyDeriver, hashApiKey } from '../../../src/modules/auth/api-keys/api-key-deriver';
+import {
+  API_KEY_PATTERN,
+  ApiKeyDeriver,
+  hashApiKey,
+} from '../../../src/modules/auth/api-keys/api-key-deriver';
 
 describe('ApiKeyDeriver', () => {
   const deriver = new ApiKeyDeriver(['server-secret-one']);

@@ -85,7 +85,11 @@ describe('parseConfig', () => {
       ALLOW_PRIVATE_NETWORK_TARGETS: 'Intranet.example:8080, 10.0.0.5,[::1]:9000',
       TRUST_PROXY: '10.0.0.0/8,loopback',
     });
-    expect(config.outbound.allowPrivateNetworkTargets).toEqual(['intranet.example:8080', '10.0.0.5', '[::1]:9000']);
+    expect(config.outbound.allowPrivateNetworkTargets).toEqual([
+      'intranet.example:8080',
+      '10.0.0.5',
+      '[::1]:9000',
+    ]);
     expect(config.http.trustProxy).toEqual(['10.0.0.0/8', 'loopback']);
     expect(parseConfig({ ...valid, TRUST_PROXY: '2' }).http.trustProxy).toBe(2);
   });

@@ -31,11 +31,13 @@ describe('SecretBox', () => {
     const box = new SecretBox(key);
     const sealed = box.encrypt('secret', row);
     const [version, id, body] = sealed.split(':');
-    const raw = Buffer.from(body!, 'base64');
+    const raw = Buffer.from(body, 'base64');
     for (const index of [0, 12, raw.length - 1]) {
       const tampered = Buffer.from(raw);
-      tampered[index] = tampered[index]! ^ 0x01;
-      expect(() => box.decrypt(`${version}:${id}:${tampered.toString('base64')}`, row)).toThrow(SecretBoxError);
+      tampered[index] = tampered[index] ^ 0x01;
+      expect(() => box.decrypt(`${version}:${id}:${tampered.toString('base64')}`, row)).toThrow(
+        SecretBoxError,
+      );
     }
     expect(() => box.decrypt(`${version}:${id}:${raw.subarray(0, 10).toString('base64')}`, row)).toThrow(
       'truncated',

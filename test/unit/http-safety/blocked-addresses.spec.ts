@@ -116,7 +116,9 @@ describe('isBlockedAddress', () => {
   });
 });
 
-const refusal = (run: () => unknown): { code: string; kind: string; details: Record<string, unknown> } | null => {
+const refusal = (
+  run: () => unknown,
+): { code: string; kind: string; details: Record<string, unknown> } | null => {
   try {
     run();
     return null;
@@ -174,7 +176,11 @@ describe('checkUrlLiteral', () => {
     if (reason === null) {
       expect(result).toBeNull();
     } else {
-      expect(result).toMatchObject({ code: 'http_safety.url_not_allowed', kind: 'invalid', details: { reason } });
+      expect(result).toMatchObject({
+        code: 'http_safety.url_not_allowed',
+        kind: 'invalid',
+        details: { reason },
+      });
     }
   });
 

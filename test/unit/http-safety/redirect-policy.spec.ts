@@ -47,16 +47,26 @@ describe('planRedirect', () => {
   });
 
   it('re-validates the target: scheme and literal address', () => {
-    expect(reasonOf(() => planRedirect(from, 302, 'file:///etc/passwd', 'GET', none))).toBe('scheme_not_allowed');
-    expect(reasonOf(() => planRedirect(from, 302, 'gopher://example.com/', 'GET', none))).toBe('scheme_not_allowed');
-    expect(reasonOf(() => planRedirect(from, 302, 'https://169.254.169.254/', 'GET', none))).toBe('blocked_address');
-    expect(reasonOf(() => planRedirect(from, 307, 'https://[::ffff:7f00:1]/', 'GET', none))).toBe('blocked_address');
+    expect(reasonOf(() => planRedirect(from, 302, 'file:///etc/passwd', 'GET', none))).toBe(
+      'scheme_not_allowed',
+    );
+    expect(reasonOf(() => planRedirect(from, 302, 'gopher://example.com/', 'GET', none))).toBe(
+      'scheme_not_allowed',
+    );
+    expect(reasonOf(() => planRedirect(from, 302, 'https://169.254.169.254/', 'GET', none))).toBe(
+      'blocked_address',
+    );
+    expect(reasonOf(() => planRedirect(from, 307, 'https://[::ffff:7f00:1]/', 'GET', none))).toBe(
+      'blocked_address',
+    );
     expect(reasonOf(() => planRedirect(from, 302, 'https://0x7f.1/', 'GET', none))).toBe('blocked_address');
     expect(reasonOf(() => planRedirect(from, 302, 'http://[::1', 'GET', none))).toBe('invalid_url');
   });
 
   it('refuses https → http unless the new target is allowlisted; allows http → https', () => {
-    expect(reasonOf(() => planRedirect(from, 302, 'http://example.com/', 'GET', none))).toBe('insecure_redirect');
+    expect(reasonOf(() => planRedirect(from, 302, 'http://example.com/', 'GET', none))).toBe(
+      'insecure_redirect',
+    );
     const internal = Allowlist.from(['intranet.corp']);
     expect(reasonOf(() => planRedirect(from, 302, 'http://intranet.corp/', 'GET', internal))).toBeNull();
     const upgrade = () => planRedirect(new URL('http://a.example/'), 301, 'https://a.example/', 'GET', none);

@@ -1,7 +1,11 @@
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { BlockedAddressError } from '../../../src/common/http-safety/http-safety.errors';
-import { createPlainLookup, createSafeLookup, type ResolveAll } from '../../../src/common/http-safety/safe-lookup';
+import {
+  createPlainLookup,
+  createSafeLookup,
+  type ResolveAll,
+} from '../../../src/common/http-safety/safe-lookup';
 
 const v4 = (address: string): LookupAddress => ({ address, family: 4 });
 const v6 = (address: string): LookupAddress => ({ address, family: 6 });

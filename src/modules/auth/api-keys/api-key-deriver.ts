@@ -15,8 +15,8 @@ export function hashApiKey(key: string): string {
 
 function toUuid(bytes: Buffer): string {
   const b = Buffer.from(bytes.subarray(0, 16));
-  b[6] = (b[6]! & 0x0f) | 0x80; // version 8: custom, derived
-  b[8] = (b[8]! & 0x3f) | 0x80; // RFC 4122 variant
+  b[6] = (b[6] & 0x0f) | 0x80; // version 8: custom, derived
+  b[8] = (b[8] & 0x3f) | 0x80; // RFC 4122 variant
   const hex = b.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
@@ -37,7 +37,7 @@ export class ApiKeyDeriver {
   }
 
   derive(userId: string, requestId: string): DerivedApiKey {
-    return this.deriveWith(this.secrets[0]!, userId, requestId);
+    return this.deriveWith(this.secrets[0], userId, requestId);
   }
 
   /** The key stored under `keyHash`, re-derived with whichever secret made it; null if none did. */

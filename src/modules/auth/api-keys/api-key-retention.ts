@@ -15,10 +15,7 @@ export class ApiKeyRetention {
     const result = await this.rows
       .createQueryBuilder()
       .delete()
-      .where(
-        `coalesce(revoked_at, expires_at) < now() - make_interval(days => :days)`,
-        { days },
-      )
+      .where(`coalesce(revoked_at, expires_at) < now() - make_interval(days => :days)`, { days })
       .execute();
     return result.affected ?? 0;
   }

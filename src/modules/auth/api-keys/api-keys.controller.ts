@@ -32,7 +32,10 @@ export class ApiKeysController {
   @ApiOperation({ summary: 'Revoke an API key' })
   @ApiNoContentResponse({ description: 'Revoked (also when it already was).' })
   @ApiErrors(404)
-  revoke(@CurrentUser() user: AuthenticatedUser, @Param('id', new ParseUUIDPipe()) id: string): Promise<void> {
+  revoke(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', new ParseUUIDPipe()) id: string,
+  ): Promise<void> {
     return this.apiKeys.revoke(user, id);
   }
 }

@@ -58,13 +58,16 @@ export class ApiKeysService {
   async list(actor: AuthenticatedUser, query: PageQueryDto): Promise<Page<ApiKeyDto>> {
     const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
     const ownerId = actor.role === 'superadmin' ? null : actor.id;
-    return toPage(await this.keys.listPage(ownerId, query.limit, after), query.limit, ApiKeyDto.from);
+    return toPage(await this.keys.listPage(ownerId, query.limit, after), query.limit, (row) =>
+      ApiKeyDto.from(row),
+    );
   }
 
   /** Owners revoke their keys, a superadmin any key; anyone else gets 404 (existence is not revealed). */
   async revoke(actor: AuthenticatedUser, id: string): Promise<void> {
     const row = await this.keys.findById(id);
-    if (row === null || (row.userId !== actor.id && actor.role !== 'superadmin')) throw AuthErrors.apiKeyNotFound();
+    if (row === null || (row.userId !== actor.id && actor.role !== 'superadmin'))
+      throw AuthErrors.apiKeyNotFound();
     await this.keys.revoke(id);
   }
 

@@ -30,7 +30,7 @@ export class AuthenticationGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<RequestWithUser>();
     const match = BEARER.exec(request.headers.authorization ?? '');
     if (match === null) throw AuthErrors.missingCredentials();
-    request.user = await this.authenticate(match[1]!);
+    request.user = await this.authenticate(match[1]);
     return true;
   }
 

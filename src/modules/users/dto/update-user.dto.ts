@@ -14,7 +14,9 @@ export class UpdateUserDto {
   @IsUUID()
   department_id?: string;
 
-  @ApiPropertyOptional({ description: 'A disabled user cannot log in; their tokens and keys stop working at once.' })
+  @ApiPropertyOptional({
+    description: 'A disabled user cannot log in; their tokens and keys stop working at once.',
+  })
   @IsOptional()
   @IsBoolean()
   disabled?: boolean;

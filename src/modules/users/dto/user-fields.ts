@@ -8,7 +8,9 @@ export const UsernameField = () =>
   applyDecorators(
     ApiProperty({ example: 'alice', pattern: USERNAME_PATTERN.source }),
     IsString(),
-    Matches(USERNAME_PATTERN, { message: 'username must be 3-64 letters, digits, dots, dashes or underscores' }),
+    Matches(USERNAME_PATTERN, {
+      message: 'username must be 3-64 letters, digits, dots, dashes or underscores',
+    }),
   );
 
 export const PasswordField = (required: boolean) =>

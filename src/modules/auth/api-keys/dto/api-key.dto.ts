@@ -14,7 +14,9 @@ export class CreateApiKeyDto {
   @IsDateString({ strict: true })
   expires_at?: string;
 
-  @ApiPropertyOptional({ description: 'Idempotency key: a replay with the same payload returns the same key.' })
+  @ApiPropertyOptional({
+    description: 'Idempotency key: a replay with the same payload returns the same key.',
+  })
   @IsOptional()
   @IsString()
   @Matches(/^[A-Za-z0-9._:-]{1,64}$/, { message: 'request_id must be 1-64 letters, digits or ._:-' })

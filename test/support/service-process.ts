@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '../..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * A compiled entrypoint (`dist/src/*.js`, built by the test command) running as its own process, in an
+ * empty working directory so no `.env` file leaks in; the environment is exactly what the test passes.
+ */
+export class ServiceProcess {
+  stdout = '';
+  stderr = '';
+  private readonly exited: Promise<number | null>;
+
+  private constructor(readonly child: ChildProcess) {
+    child.stdout?.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  }
+
+  static start(entry: 'main' | 'worker', env: Record<string, string>): ServiceProcess {
+    const child = spawn(process.execPath, [join(ROOT, 'dist/src', `${entry}.js`)], {
+      cwd: mkdtempSync(join(tmpdir(), 'yuxi-e2e-')),
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new ServiceProcess(child);
+  }
+
+  /** Exit code, or throws if the process is still running after `timeoutMs`. */
+  async exitCode(timeoutMs: number): Promise<number | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`still running after ${timeoutMs} ms\n${this.stderr}`)),
+        timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([this.exited, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async waitHealthy(port: number, timeoutMs = 20_000): Promise<number> {
+    const started = Date.now();
+    while (Date.now() - started < timeoutMs) {
+      if (this.child.exitCode !== null)
+        throw new Error(`exited with ${this.child.exitCode}:\n${this.stderr}`);
+      const status = await fetch(`http://127.0.0.1:${port}/api/health`)
+        .then((r) => r.status)
+        .catch(() => 0);
+      if (status === 200) return Date.now() - started;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`not healthy after ${timeoutMs} ms:\n${this.stderr}\n${this.stdout.slice(-2000)}`);
+  }
+
+  /** SIGTERM, then the exit code; the caller asserts it came within the bound. */
+  async terminate(timeoutMs: number): Promise<{ code: number | null; ms: number }> {
+    const started = Date.now();
+    this.child.kill('SIGTERM');
+    const code = await this.exitCode(timeoutMs);
+    return { code, ms: Date.now() - started };
+  }
+
+  kill(): void {
+    if (this.child.exitCode === null) this.child.kill('SIGKILL');
+  }
+}
