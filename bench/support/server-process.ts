@@ -75,7 +75,7 @@ export class ServerProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const server = new ServerProcess(options, child, spawnedAt);
-    const startupMs = await server.waitHealthy(options.timeoutMs ?? 60_000);
+    const startupMs = await server.waitHealthy(options.timeoutMs ?? 30_000);
     return { server, startupMs };
   }
 
