@@ -1,10 +1,10 @@
-import { cpus, platform, arch } from 'node:os';
+import { arch, cpus, loadavg, platform } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { runThroughputBench } from './auth-throughput.bench.js';
 import { runColdStartBench } from './cold-start.bench.js';
 import { createBenchContext } from './support/bench-context.js';
 import { BENCH_REDIS_PREFIX, BENCH_REDIS_URL } from './support/bench-env.js';
-import { cleanupOnSignals, onCleanup, runCleanup } from './support/cleanup.js';
+import { cleanupOnSignals, onCleanup, runCleanup, wasInterrupted } from './support/cleanup.js';
 import { deleteRedisKeys } from './support/redis-keys.js';
 import { formatJsonLine, formatReport, type Machine } from './support/report.js';
 
@@ -21,6 +21,8 @@ async function main(): Promise<void> {
     cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
     node: process.version,
     platform: `${platform()}-${arch()}`,
+    // Other work on the machine skews every figure; a high value here means: run again when it is idle.
+    loadAverage1mAtStart: loadavg()[0],
   };
   const context = await createBenchContext();
   context.progress(`Redis prefix ${BENCH_REDIS_PREFIX}, working dir ${context.workDir}`);
@@ -33,10 +35,11 @@ async function main(): Promise<void> {
 
 main()
   .catch((error: unknown) => {
+    process.exitCode = 1;
+    if (wasInterrupted()) return;
     process.stderr.write(
       `\nBENCH FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );
-    process.exitCode = 1;
   })
   .finally(async () => {
     await runCleanup();

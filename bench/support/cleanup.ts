@@ -6,6 +6,12 @@ type Step = { label: string; run: () => Promise<void> };
 
 const steps: Step[] = [];
 let running: Promise<void> | null = null;
+let interrupted = false;
+
+/** True once SIGINT/SIGTERM arrived (the failures that follow are the interruption's, not the bench's). */
+export function wasInterrupted(): boolean {
+  return interrupted;
+}
 
 /** Registers a step; the returned function removes it (for resources already released normally). */
 export function onCleanup(label: string, run: () => Promise<void>): () => void {
@@ -37,6 +43,7 @@ export function runCleanup(): Promise<void> {
 export function cleanupOnSignals(): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
+      interrupted = true;
       process.stderr.write(`\n${signal}: cleaning up…\n`);
       void runCleanup().finally(() => process.exit(130));
     });

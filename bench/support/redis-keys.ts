@@ -2,7 +2,11 @@ import { Redis } from 'ioredis';
 
 /** Deletes every key under `<prefix>:` (what the app and BullMQ left behind); returns how many. */
 export async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<number> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => undefined); // connect() rejects with the same error
   await redis.connect();
   try {

@@ -8,6 +8,7 @@ export interface Machine {
   cpuModel: string;
   node: string;
   platform: string;
+  loadAverage1mAtStart: number;
 }
 
 export interface BenchReport {
@@ -61,7 +62,8 @@ export function formatReport(report: BenchReport): string {
   ]);
   return [
     '',
-    `Machine: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node} (${machine.platform})`,
+    `Machine: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node} (${machine.platform}), ` +
+      `1-min load average at start ${round(machine.loadAverage1mAtStart, 2)}`,
     '',
     'Cold start of `node dist/src/main.js` until GET /api/health = 200 (ms)',
     table(['case', 'runs', 'min', 'median', 'max', 'SIGTERM→exit median'], startRows),

@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
@@ -23,7 +24,8 @@ import { TokenService } from './token.service.js';
     JwtModule.registerAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
-        secret: config.auth.jwtSecret.reveal(),
+        // A KeyObject, not a string: jsonwebtoken re-imports a string secret on every verify (~0.4 ms each).
+        secret: createSecretKey(Buffer.from(config.auth.jwtSecret.reveal(), 'utf8')),
         signOptions: { algorithm: 'HS256' },
       }),
     }),
