@@ -4,6 +4,7 @@ import { coreImports } from './core-imports.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { UsersModule } from './modules/users/users.module.js';
+import { ShutdownLog } from './bootstrap/shutdown-log.js';
 import { BoundedWorkerDrain } from './queue/bounded-worker-drain.js';
 import { WORKER_MODULES } from './worker.module.js';
 
@@ -21,7 +22,7 @@ export class AppModule {
         HealthModule,
         ...(runsWorkers ? WORKER_MODULES : []),
       ],
-      providers: runsWorkers ? [BoundedWorkerDrain] : [],
+      providers: [ShutdownLog, ...(runsWorkers ? [BoundedWorkerDrain] : [])],
     };
   }
 }

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { coreImports } from './core-imports.js';
 import type { AppConfig } from './config/app-config.js';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module.js';
+import { ShutdownLog } from './bootstrap/shutdown-log.js';
 import { BoundedWorkerDrain } from './queue/bounded-worker-drain.js';
 
 /** Modules holding queue consumers: what a worker process runs. */
@@ -14,7 +15,7 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [...coreImports(config), ...WORKER_MODULES],
-      providers: [BoundedWorkerDrain],
+      providers: [BoundedWorkerDrain, ShutdownLog],
     };
   }
 }

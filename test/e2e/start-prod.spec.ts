@@ -111,7 +111,8 @@ describe('npm run start:prod (the compiled entrypoints as processes)', () => {
     ).toBe(true);
 
     const stop = await service.terminate(10_000);
-    expect(stop.code).toBe(0);
+    expect(stop).toMatchObject({ graceful: true, signal: 'SIGTERM' });
+    expect(stop.ms).toBeLessThan(Number(env.SHUTDOWN_GRACE_SECONDS) * 1000 + 3_000);
   });
 
   it('splits roles: APP_ROLE=worker consumes the queue without HTTP; APP_ROLE=api serves without consuming', async () => {
@@ -142,7 +143,7 @@ describe('npm run start:prod (the compiled entrypoints as processes)', () => {
       .catch(() => 'refused');
     expect(http).toBe('refused');
 
-    expect((await worker.terminate(10_000)).code).toBe(0);
-    expect((await api.terminate(10_000)).code).toBe(0);
+    expect(await worker.terminate(10_000)).toMatchObject({ graceful: true, signal: 'SIGTERM' });
+    expect(await api.terminate(10_000)).toMatchObject({ graceful: true, signal: 'SIGTERM' });
   });
 });

@@ -24,12 +24,12 @@ export function freePort(): Promise<number> {
 export class ServiceProcess {
   stdout = '';
   stderr = '';
-  private readonly exited: Promise<number | null>;
+  private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   private constructor(readonly child: ChildProcess) {
     child.stdout?.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
-    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   }
 
   static start(entry: 'main' | 'worker', env: Record<string, string>): ServiceProcess {
@@ -43,6 +43,10 @@ export class ServiceProcess {
 
   /** Exit code, or throws if the process is still running after `timeoutMs`. */
   async exitCode(timeoutMs: number): Promise<number | null> {
+    return (await this.exit(timeoutMs)).code;
+  }
+
+  async exit(timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -71,12 +75,17 @@ export class ServiceProcess {
     throw new Error(`not healthy after ${timeoutMs} ms:\n${this.stderr}\n${this.stdout.slice(-2000)}`);
   }
 
-  /** SIGTERM, then the exit code; the caller asserts it came within the bound. */
-  async terminate(timeoutMs: number): Promise<{ code: number | null; ms: number }> {
+  /**
+   * SIGTERM, then how the process ended. Nest re-raises the signal after its shutdown hooks, so a
+   * graceful stop ends by SIGTERM; `graceful` says the last hook (`shutdown complete`) was logged.
+   */
+  async terminate(
+    timeoutMs: number,
+  ): Promise<{ graceful: boolean; signal: NodeJS.Signals | null; ms: number }> {
     const started = Date.now();
     this.child.kill('SIGTERM');
-    const code = await this.exitCode(timeoutMs);
-    return { code, ms: Date.now() - started };
+    const { signal } = await this.exit(timeoutMs);
+    return { graceful: this.stdout.includes('shutdown complete'), signal, ms: Date.now() - started };
   }
 
   kill(): void {
