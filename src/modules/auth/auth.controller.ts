@@ -16,7 +16,7 @@ export class AuthController {
   @Public()
   @HttpCode(200)
   @ApiOperation({ summary: 'Log in with username and password; returns a JWT' })
-  @ApiErrors(400, 401, 429)
+  @ApiErrors(400, [401, 'auth.invalid_credentials', 'auth.account_disabled'], [429, 'auth.too_many_attempts'])
   login(@Body() body: LoginDto, @Req() req: Request): Promise<TokenDto> {
     return this.auth.login(body, req.ip ?? 'unknown');
   }

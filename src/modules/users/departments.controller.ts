@@ -15,7 +15,7 @@ export class DepartmentsController {
   @Post()
   @Roles('admin')
   @ApiOperation({ summary: 'Create a department' })
-  @ApiErrors(400, 403, 409)
+  @ApiErrors(400, 403, [409, 'departments.name_taken'])
   create(@Body() body: CreateDepartmentDto): Promise<DepartmentDto> {
     return this.departments.create(body);
   }

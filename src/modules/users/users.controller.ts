@@ -19,7 +19,11 @@ export class UsersController {
 
   @Post()
   @ApiOperation({ summary: 'Create a user (only a superadmin grants admin or superadmin)' })
-  @ApiErrors(409, 422)
+  @ApiErrors(
+    [403, 'auth.forbidden', 'users.role_grant_forbidden'],
+    [409, 'users.username_taken'],
+    [422, 'users.unknown_department'],
+  )
   create(@CurrentUser() actor: AuthenticatedUser, @Body() body: CreateUserDto): Promise<UserDto> {
     return this.users.create(actor, body);
   }
@@ -32,7 +36,12 @@ export class UsersController {
 
   @Patch(':id')
   @ApiOperation({ summary: 'Change role, department, password or disable a user' })
-  @ApiErrors(404, 409, 422)
+  @ApiErrors(
+    [403, 'auth.forbidden', 'users.role_grant_forbidden', 'users.manage_forbidden'],
+    [404, 'users.not_found'],
+    [409, 'users.last_superadmin'],
+    [422, 'users.unknown_department'],
+  )
   update(
     @CurrentUser() actor: AuthenticatedUser,
     @Param('id', new ParseUUIDPipe()) id: string,

@@ -16,7 +16,7 @@ export class ApiKeysController {
 
   @Post()
   @ApiOperation({ summary: 'Create an API key for the Public API (shown once; replayable by request_id)' })
-  @ApiErrors(409)
+  @ApiErrors([409, 'common.request_id_conflict', 'api_keys.replay_unavailable'])
   create(@CurrentUser() user: AuthenticatedUser, @Body() body: CreateApiKeyDto): Promise<ApiKeyCreatedDto> {
     return this.apiKeys.create(user, body);
   }
@@ -31,7 +31,7 @@ export class ApiKeysController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Revoke an API key' })
   @ApiNoContentResponse({ description: 'Revoked (also when it already was).' })
-  @ApiErrors(404)
+  @ApiErrors([404, 'api_keys.not_found'])
   revoke(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', new ParseUUIDPipe()) id: string,
