@@ -1,0 +1,44 @@
+import type { UserRole } from '../../../common/auth/user-role.js';
+
+/** The user a run acts for, as re-checked when the run was prepared. */
+export interface ToolCaller {
+  id: string;
+  role: UserRole;
+  departmentId: string;
+}
+
+/** Everything the execution boundary knows about one call's surroundings. */
+export interface ToolExecutionContext {
+  user: ToolCaller;
+  runId: string;
+  threadId: string;
+  /** The run's execution lease: side effects that matter re-check it in their transaction. */
+  leaseToken: string;
+  /** Virtual path of the thread's project workdir (`/home/gem/user-data/workdir/<project>/`). */
+  workdir: string;
+  /** Tools bound for this run. */
+  executableTools: ReadonlySet<string>;
+  /** Tools the model was shown in this turn (skill gating); a hidden tool called by name is refused. */
+  visibleTools: ReadonlySet<string>;
+  isSubagent: boolean;
+  /** Aborted when the run is cancelled. */
+  signal?: AbortSignal;
+}
+
+export interface ToolCall {
+  /** The model's tool_call_id: the result is bound to it. */
+  id: string;
+  name: string;
+  args: unknown;
+}
+
+/** What a handler receives besides its validated arguments. */
+export interface ToolInvocation {
+  context: ToolExecutionContext;
+  toolCallId: string;
+  /** Aborted on timeout or run cancellation. */
+  signal: AbortSignal;
+}
+
+/** A handler returns text, or a JSON value the executor serializes. */
+export type ToolOutput = string | Record<string, unknown> | unknown[];
