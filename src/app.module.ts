@@ -3,6 +3,7 @@ import type { AppConfig } from './config/app-config.js';
 import { coreImports } from './core-imports.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { HealthModule } from './modules/health/health.module.js';
+import { ToolsModule } from './modules/tools/tools.module.js';
 import { UsersModule } from './modules/users/users.module.js';
 import { ShutdownLog } from './bootstrap/shutdown-log.js';
 import { BoundedWorkerDrain } from './queue/bounded-worker-drain.js';
@@ -20,6 +21,7 @@ export class AppModule {
         UsersModule,
         AuthModule,
         HealthModule,
+        ToolsModule,
         ...(runsWorkers ? WORKER_MODULES : []),
       ],
       providers: [ShutdownLog, ...(runsWorkers ? [BoundedWorkerDrain] : [])],

@@ -54,6 +54,10 @@ export class AppConfig {
     readonly deepseek: { readonly apiKey: Secret | null; readonly baseUrl: string };
     readonly doubaoSearch: { readonly apiKey: Secret | null; readonly baseUrl: string };
   };
+  readonly tools: {
+    /** Per-call timeout unless a tool declares its own (TOOL_TIMEOUT_SECONDS). */
+    readonly defaultTimeoutMs: number;
+  };
   readonly runtime: {
     readonly runLeaseSeconds: number;
     readonly shutdownGraceSeconds: number;

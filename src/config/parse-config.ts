@@ -144,6 +144,7 @@ const schema = z.object({
   DOUBAO_SEARCH_API_KEY: optionalText,
   DOUBAO_SEARCH_BASE_URL: url(['http:', 'https:'], 'https://open.feedcoopapi.com'),
   RUN_LEASE_SECONDS: integer(30, 3, 3600),
+  TOOL_TIMEOUT_SECONDS: integer(60, 1, 3600),
   SHUTDOWN_GRACE_SECONDS: integer(25, 0, 3600),
 });
 
@@ -243,6 +244,7 @@ export function parseConfig(env: Environment): AppConfig {
       deepseek: { apiKey: secret(e.DEEPSEEK_API_KEY), baseUrl: e.DEEPSEEK_BASE_URL },
       doubaoSearch: { apiKey: secret(e.DOUBAO_SEARCH_API_KEY), baseUrl: e.DOUBAO_SEARCH_BASE_URL },
     },
+    tools: { defaultTimeoutMs: e.TOOL_TIMEOUT_SECONDS * 1000 },
     runtime: {
       runLeaseSeconds: e.RUN_LEASE_SECONDS,
       shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,

@@ -1,9 +1,29 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ToolCatalog } from './catalog/tool-catalog.js';
+import { ToolsController } from './catalog/tools.controller.js';
+import { ToolCallAuditRepository } from './execution/audit/tool-call-audit.repository.js';
+import { ToolCallEntity } from './execution/audit/tool-call.entity.js';
+import { ToolExecutor } from './execution/tool-executor.js';
+import { ToolMetrics } from './execution/tool-metrics.js';
 import { ToolResourceAuthorizers } from './execution/tool-resource-authorizers.js';
+import { ToolDiscovery } from './registry/tool-discovery.js';
+import { ToolRegistry } from './registry/tool-registry.js';
 
-/** Tool registry, catalog and the execution boundary. */
+/** Tool registry (with `@AgentTool` discovery), the catalog API and the execution boundary. */
 @Module({
-  providers: [ToolResourceAuthorizers],
-  exports: [ToolResourceAuthorizers],
+  imports: [DiscoveryModule, TypeOrmModule.forFeature([ToolCallEntity])],
+  controllers: [ToolsController],
+  providers: [
+    ToolRegistry,
+    ToolDiscovery,
+    ToolCatalog,
+    ToolExecutor,
+    ToolMetrics,
+    ToolResourceAuthorizers,
+    ToolCallAuditRepository,
+  ],
+  exports: [ToolRegistry, ToolCatalog, ToolExecutor, ToolMetrics, ToolResourceAuthorizers],
 })
 export class ToolsModule {}

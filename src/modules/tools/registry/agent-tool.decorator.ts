@@ -12,6 +12,10 @@ export const AGENT_TOOL = 'tools:agent-tool';
  *   @AgentTool({ name: 'ls', category: 'builtin', tags: ['文件'], displayName: '列目录', description, schema })
  *   async ls(args: z.infer<typeof schema>, invocation: ToolInvocation): Promise<ToolOutput> { … }
  */
-export const AgentTool = <S extends z.ZodType>(options: AgentToolOptions<S>) => SetMetadata(AGENT_TOOL, options);
+export const AgentTool = <S extends z.ZodType>(options: AgentToolOptions<S>) =>
+  SetMetadata(AGENT_TOOL, options);
 
-export type AgentToolMethod<S extends z.ZodType> = (args: z.infer<S>, invocation: ToolInvocation) => Promise<ToolOutput>;
+export type AgentToolMethod<S extends z.ZodType> = (
+  args: z.infer<S>,
+  invocation: ToolInvocation,
+) => Promise<ToolOutput>;

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { argsJsonSchema } from '../registry/args-json-schema.js';
+import type { ToolCategory } from '../registry/tool-metadata.js';
+import { ToolRegistry, type RegisteredTool } from '../registry/tool-registry.js';
+import { ToolsErrors } from '../tools.errors.js';
+import { ToolDto } from '../dto/tool.dto.js';
+
+export interface ToolCatalogFilter {
+  category?: ToolCategory;
+  tag?: string;
+}
+
+/** The tool catalog, derived from the registry on every call (a later registration shows at once). */
+@Injectable()
+export class ToolCatalog {
+  constructor(private readonly registry: ToolRegistry) {}
+
+  list(filter: ToolCatalogFilter = {}): ToolDto[] {
+    return this.registry
+      .list()
+      .filter((tool) => filter.category === undefined || tool.metadata.category === filter.category)
+      .filter((tool) => filter.tag === undefined || tool.metadata.tags.includes(filter.tag))
+      .sort(
+        (a, b) =>
+          a.metadata.category.localeCompare(b.metadata.category) ||
+          a.metadata.name.localeCompare(b.metadata.name),
+      )
+      .map((tool) => toDto(tool));
+  }
+
+  get(name: string): ToolDto {
+    const tool = this.registry.get(name);
+    if (tool === undefined) throw ToolsErrors.notFound(name);
+    return toDto(tool);
+  }
+}
+
+function toDto(tool: RegisteredTool): ToolDto {
+  const { metadata } = tool;
+  const availability = tool.availability();
+  return {
+    id: metadata.name,
+    display_name: metadata.displayName,
+    description: metadata.description,
+    category: metadata.category,
+    tags: [...metadata.tags],
+    icon: metadata.icon ?? null,
+    config_guide: metadata.configGuide ?? null,
+    args_schema: argsJsonSchema(metadata.schema),
+    base: metadata.base,
+    available: availability.available,
+    unavailable_reason: availability.available ? null : availability.reason,
+  };
+}

@@ -1,0 +1,26 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
+import { ToolDto, ToolListDto, ToolListQueryDto } from '../dto/tool.dto.js';
+import { ToolCatalog } from './tool-catalog.js';
+
+@ApiTags('Tools')
+@ApiBearerAuth()
+@ApiErrors(400, 401)
+@Controller('system/tools')
+export class ToolsController {
+  constructor(private readonly catalog: ToolCatalog) {}
+
+  @Get()
+  @ApiOperation({ summary: 'The tool catalog, with availability; filter by category and tag' })
+  list(@Query() query: ToolListQueryDto): ToolListDto {
+    return { items: this.catalog.list(query) };
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One tool' })
+  @ApiErrors([404, 'tools.not_found'])
+  get(@Param('id') id: string): ToolDto {
+    return this.catalog.get(id);
+  }
+}

@@ -1,0 +1,35 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { TOOL_CATEGORIES, type ToolCategory } from '../registry/tool-metadata.js';
+
+export class ToolDto {
+  @ApiProperty({ description: 'Stable protocol name.' }) id: string;
+  @ApiProperty() display_name: string;
+  @ApiProperty() description: string;
+  @ApiProperty({ enum: TOOL_CATEGORIES }) category: ToolCategory;
+  @ApiProperty({ type: [String] }) tags: string[];
+  @ApiProperty({ type: String, nullable: true }) icon: string | null;
+  @ApiProperty({ type: String, nullable: true }) config_guide: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'JSON Schema of the arguments.' })
+  args_schema: Record<string, unknown>;
+  @ApiProperty({ description: 'One of the base tools present in every normal agent graph.' }) base: boolean;
+  @ApiProperty() available: boolean;
+  @ApiProperty({ type: String, nullable: true }) unavailable_reason: string | null;
+}
+
+export class ToolListDto {
+  @ApiProperty({ type: [ToolDto] }) items: ToolDto[];
+}
+
+export class ToolListQueryDto {
+  @ApiPropertyOptional({ enum: TOOL_CATEGORIES })
+  @IsOptional()
+  @IsIn(TOOL_CATEGORIES)
+  category?: ToolCategory;
+
+  @ApiPropertyOptional({ example: '文件' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  tag?: string;
+}

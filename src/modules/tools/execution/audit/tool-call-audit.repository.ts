@@ -1,0 +1,19 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { ToolCallEntity } from './tool-call.entity.js';
+
+export type NewToolCallRecord = Omit<ToolCallEntity, 'id' | 'createdAt'>;
+
+@Injectable()
+export class ToolCallAuditRepository {
+  constructor(@InjectRepository(ToolCallEntity) private readonly rows: Repository<ToolCallEntity>) {}
+
+  async insert(record: NewToolCallRecord): Promise<void> {
+    await this.rows.createQueryBuilder().insert().values(record).execute();
+  }
+
+  listForRun(runId: string): Promise<ToolCallEntity[]> {
+    return this.rows.find({ where: { runId }, order: { createdAt: 'ASC' } });
+  }
+}

@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../../../config/app-config.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
+import { ToolCallAuditRepository } from './audit/tool-call-audit.repository.js';
+import { ArgumentsGuard } from './guards/arguments.guard.js';
+import { ExecutableInRunGuard } from './guards/executable-in-run.guard.js';
+import { ResourceGuard } from './guards/resource.guard.js';
+import { SubagentGuard } from './guards/subagent.guard.js';
+import { VisibleThisTurnGuard } from './guards/visible-this-turn.guard.js';
+import { AuditInterceptor } from './interceptors/audit.interceptor.js';
+import { ErrorResultInterceptor } from './interceptors/error-result.interceptor.js';
+import { GuardsInterceptor } from './interceptors/guards.interceptor.js';
+import { MetricsInterceptor } from './interceptors/metrics.interceptor.js';
+import { TimeoutInterceptor } from './interceptors/timeout.interceptor.js';
+import type { NextStep, ToolCallResult, ToolCallScope, ToolInterceptor } from './tool-call-scope.js';
+import type { ToolCall, ToolExecutionContext } from './tool-execution-context.js';
+import { ToolMetrics } from './tool-metrics.js';
+import { ToolResourceAuthorizers } from './tool-resource-authorizers.js';
+import { outputToContent } from './tool-result-content.js';
+
+/**
+ * The execution boundary: every tool call, local or remote, passes the same pipeline.
+ *
+ *   metrics → audit → error-to-result → guards (executable in run, visible this turn, subagent,
+ *   arguments, resources) → timeout → handler
+ *
+ * The result is always bound to the call's tool_call_id. Only `RunAuthorizationRevokedError` escapes,
+ * to end the run.
+ */
+@Injectable()
+export class ToolExecutor {
+  private readonly pipeline: readonly ToolInterceptor[];
+  private readonly controllers = new WeakMap<ToolCallScope, AbortController>();
+
+  constructor(
+    private readonly registry: ToolRegistry,
+    authorizers: ToolResourceAuthorizers,
+    audit: ToolCallAuditRepository,
+    metrics: ToolMetrics,
+    config: AppConfig,
+  ) {
+    this.pipeline = [
+      new MetricsInterceptor(metrics),
+      new AuditInterceptor(audit),
+      new ErrorResultInterceptor(),
+      new GuardsInterceptor([
+        new ExecutableInRunGuard(),
+        new VisibleThisTurnGuard(),
+        new SubagentGuard(),
+        new ArgumentsGuard(),
+        new ResourceGuard(authorizers),
+      ]),
+      new TimeoutInterceptor(config.tools.defaultTimeoutMs, (scope) => this.controllerOf(scope)),
+    ];
+  }
+
+  execute(call: ToolCall, context: ToolExecutionContext): Promise<ToolCallResult> {
+    const scope: ToolCallScope = {
+      call,
+      context,
+      tool: this.registry.get(call.name),
+      args: undefined,
+      handlerStarted: false,
+      startedAt: performance.now(),
+    };
+    return this.step(scope, 0);
+  }
+
+  private step(scope: ToolCallScope, index: number): Promise<ToolCallResult> {
+    const interceptor = this.pipeline[index];
+    if (interceptor === undefined) return this.invokeHandler(scope);
+    const next: NextStep = () => this.step(scope, index + 1);
+    return interceptor.intercept(scope, next);
+  }
+
+  private async invokeHandler(scope: ToolCallScope): Promise<ToolCallResult> {
+    const tool = scope.tool!; // ExecutableInRunGuard refused unknown tools
+    scope.handlerStarted = true;
+    const output = await tool.handler(scope.args, {
+      context: scope.context,
+      toolCallId: scope.call.id,
+      signal: this.controllerOf(scope).signal,
+    });
+    return {
+      toolCallId: scope.call.id,
+      name: scope.call.name,
+      content: outputToContent(output),
+      isError: false,
+      outcome: 'ok',
+      errorCode: null,
+    };
+  }
+
+  private controllerOf(scope: ToolCallScope): AbortController {
+    let controller = this.controllers.get(scope);
+    if (controller === undefined) {
+      controller = new AbortController();
+      this.controllers.set(scope, controller);
+    }
+    return controller;
+  }
+}

@@ -1,0 +1,102 @@
+import { tool } from '@langchain/core/tools';
+import { z } from 'zod';
+import { ToolRegistry } from '../../../src/modules/tools/registry/tool-registry';
+import { TestContext, type TestUser } from '../../support/test-app';
+import { ProbeToolsModule } from './probe-tools';
+
+describe('GET /api/system/tools', () => {
+  let ctx: TestContext;
+  let user: TestUser;
+  beforeAll(async () => {
+    ctx = await TestContext.start({}, [ProbeToolsModule]);
+    user = await ctx.newUser();
+  });
+  afterAll(() => ctx.close());
+
+  const get = (path: string) => ctx.http.get(path).set('Authorization', `Bearer ${user.token}`);
+
+  it('lists the tools discovered at boot with their metadata and JSON Schema arguments', async () => {
+    const res = await get('/api/system/tools');
+    expect(res.status).toBe(200);
+    const echo = res.body.items.find((t: { id: string }) => t.id === 'probe_echo');
+    expect(echo).toEqual({
+      id: 'probe_echo',
+      display_name: '回声',
+      description: 'Repeats the text.',
+      category: 'debug',
+      tags: ['probe', '示例'],
+      icon: null,
+      config_guide: null,
+      args_schema: expect.objectContaining({
+        type: 'object',
+        properties: expect.objectContaining({ text: expect.objectContaining({ type: 'string' }) }),
+        required: ['text'],
+        additionalProperties: false,
+      }),
+      base: false,
+      available: true,
+      unavailable_reason: null,
+    });
+  });
+
+  it('filters by category and tag, and refuses an unknown category', async () => {
+    const debug = await get('/api/system/tools?category=debug');
+    expect(debug.body.items.length).toBeGreaterThanOrEqual(8);
+    expect(debug.body.items.every((t: { category: string }) => t.category === 'debug')).toBe(true);
+
+    const tagged = await get(`/api/system/tools?tag=${encodeURIComponent('示例')}`);
+    expect(tagged.body.items.map((t: { id: string }) => t.id)).toEqual(['probe_echo']);
+
+    const none = await get('/api/system/tools?category=mcp');
+    expect(none.body.items).toEqual([]);
+    expect((await get('/api/system/tools?category=nonsense')).status).toBe(400);
+  });
+
+  it('returns one tool, and 404 for an unknown id', async () => {
+    expect((await get('/api/system/tools/probe_kb')).body.id).toBe('probe_kb');
+    const missing = await get('/api/system/tools/nope');
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('tools.not_found');
+  });
+
+  it('needs authentication', async () => {
+    expect((await ctx.http.get('/api/system/tools')).status).toBe(401);
+  });
+
+  it('shows a tool registered later at once, with its availability', async () => {
+    const registry = ctx.app.get(ToolRegistry);
+    const vendor = tool(({ q }: { q: string }) => Promise.resolve(`results for ${q}`), {
+      name: 'vendor_search',
+      description: 'Searches a vendor.',
+      schema: z.object({ q: z.string() }),
+    });
+    registry.register(vendor, { category: 'builtin', tags: ['搜索'], displayName: '供应商搜索' });
+    registry.setAvailability('vendor_search', () => ({ available: false, reason: 'no provider configured' }));
+
+    const res = await get('/api/system/tools/vendor_search');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      available: false,
+      unavailable_reason: 'no provider configured',
+      category: 'builtin',
+    });
+    expect(() => registry.register(vendor, { category: 'builtin', tags: [], displayName: 'again' })).toThrow(
+      'already registered',
+    );
+  });
+
+  it('hands out copies: mutating what the registry returned changes nothing inside', async () => {
+    const registry = ctx.app.get(ToolRegistry);
+    const listed = registry.list();
+    const echo = listed.find((t) => t.metadata.name === 'probe_echo')!;
+    (echo.metadata.tags as string[]).push('tampered');
+    echo.metadata.displayName = 'tampered';
+    listed.length = 0;
+    expect(registry.list().length).toBeGreaterThan(0);
+    const res = await get('/api/system/tools/probe_echo');
+    expect(res.body.tags).toEqual(['probe', '示例']);
+    expect(res.body.display_name).toBe('回声');
+    res.body.args_schema.properties.text.type = 'number';
+    expect((await get('/api/system/tools/probe_echo')).body.args_schema.properties.text.type).toBe('string');
+  });
+});

@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import type { ToolExecutionContext } from '../../../src/modules/tools/execution/tool-execution-context';
+import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
+import { ToolMetrics } from '../../../src/modules/tools/execution/tool-metrics';
+import { RunAuthorizationRevokedError } from '../../../src/modules/tools/tools.errors';
+import { TestContext, type TestUser } from '../../support/test-app';
+import { ProbeTools, ProbeToolsModule } from './probe-tools';
+
+const ALL = [
+  'probe_echo',
+  'probe_slow',
+  'probe_boom',
+  'probe_refuse',
+  'probe_revoke',
+  'probe_kb',
+  'probe_file',
+  'probe_parent_only',
+];
+
+describe('ToolExecutor: the execution boundary', () => {
+  let ctx: TestContext;
+  let executor: ToolExecutor;
+  let probe: ProbeTools;
+  let user: TestUser;
+
+  beforeAll(async () => {
+    ctx = await TestContext.start({}, [ProbeToolsModule]);
+    executor = ctx.app.get(ToolExecutor);
+    probe = ctx.app.get(ProbeTools);
+    user = await ctx.newUser();
+  });
+  afterAll(() => ctx.close());
+
+  function context(overrides: Partial<ToolExecutionContext> = {}): ToolExecutionContext {
+    return {
+      user: { id: user.id, role: 'user', departmentId: user.departmentId },
+      runId: randomUUID(),
+      threadId: randomUUID(),
+      leaseToken: 'lease-1',
+      workdir: '/home/gem/user-data/workdir/demo/',
+      executableTools: new Set(ALL),
+      visibleTools: new Set(ALL),
+      isSubagent: false,
+      ...overrides,
+    };
+  }
+
+  const auditRows = (runId: string) =>
+    ctx.dataSource.query(
+      `SELECT tool_call_id, tool_name, user_id, outcome, error_code, args_digest, duration_ms FROM tool_calls WHERE run_id = $1 ORDER BY created_at`,
+      [runId],
+    );
+
+  it('runs a valid call, binds the result to its tool_call_id, and audits it', async () => {
+    const c = context();
+    const result = await executor.execute(
+      { id: 'call-1', name: 'probe_echo', args: { text: '  hi  ', times: 2 } },
+      c,
+    );
+    expect(result).toEqual({
+      toolCallId: 'call-1',
+      name: 'probe_echo',
+      content: JSON.stringify({ echoed: 'hi hi' }),
+      isError: false,
+      outcome: 'ok',
+      errorCode: null,
+    });
+    const rows = await auditRows(c.runId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      tool_call_id: 'call-1',
+      tool_name: 'probe_echo',
+      user_id: user.id,
+      outcome: 'ok',
+      error_code: null,
+    });
+    expect(rows[0].args_digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(rows[0].duration_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('gives equal argument digests for equal arguments in another key order, and never stores the arguments', async () => {
+    const c = context();
+    await executor.execute({ id: 'a', name: 'probe_echo', args: { text: 'secret-value', times: 1 } }, c);
+    await executor.execute({ id: 'b', name: 'probe_echo', args: { times: 1, text: 'secret-value' } }, c);
+    const rows = await auditRows(c.runId);
+    expect(rows[0].args_digest).toBe(rows[1].args_digest);
+    expect(JSON.stringify(rows)).not.toContain('secret-value');
+  });
+
+  it.each([
+    [
+      'a tool that is not executable in this run',
+      { executableTools: new Set(['probe_kb']) },
+      'tools.not_executable',
+    ],
+    ['a tool hidden from the model this turn', { visibleTools: new Set(['probe_kb']) }, 'tools.not_visible'],
+  ])('refuses %s before its handler runs', async (_, overrides, code) => {
+    const before = probe.calls.probe_echo ?? 0;
+    const c = context(overrides);
+    const result = await executor.execute({ id: 'call-x', name: 'probe_echo', args: { text: 'x' } }, c);
+    expect(result).toMatchObject({
+      toolCallId: 'call-x',
+      isError: true,
+      outcome: 'refused',
+      errorCode: code,
+    });
+    expect(JSON.parse(result.content).error.code).toBe(code);
+    expect(probe.calls.probe_echo ?? 0).toBe(before);
+    expect((await auditRows(c.runId))[0]).toMatchObject({ outcome: 'refused', error_code: code });
+  });
+
+  it('refuses an unknown tool name', async () => {
+    const result = await executor.execute(
+      { id: 'u', name: 'no_such_tool', args: {} },
+      context({ executableTools: new Set(['no_such_tool']), visibleTools: new Set(['no_such_tool']) }),
+    );
+    expect(result).toMatchObject({ outcome: 'refused', errorCode: 'tools.not_executable' });
+  });
+
+  it('refuses subagent-forbidden tools in a subagent run only', async () => {
+    const sub = await executor.execute(
+      { id: 's', name: 'probe_parent_only', args: {} },
+      context({ isSubagent: true }),
+    );
+    expect(sub).toMatchObject({ outcome: 'refused', errorCode: 'tools.forbidden_for_subagent' });
+    expect(probe.calls.probe_parent_only ?? 0).toBe(0);
+    const parent = await executor.execute({ id: 'p', name: 'probe_parent_only', args: {} }, context());
+    expect(parent).toMatchObject({ outcome: 'ok', content: 'ok' });
+  });
+
+  it('returns argument errors to the model with the failing fields, without calling the handler', async () => {
+    const before = probe.calls.probe_echo ?? 0;
+    for (const args of [
+      { text: '   ' },
+      { text: 'x', extra: true },
+      '{"text":"x"}',
+      { text: 'x', times: '2' },
+    ]) {
+      const result = await executor.execute({ id: 'bad', name: 'probe_echo', args }, context());
+      expect(result).toMatchObject({ isError: true, errorCode: 'tools.invalid_arguments' });
+      expect(JSON.parse(result.content).error.details.issues.length).toBeGreaterThan(0);
+    }
+    expect(probe.calls.probe_echo ?? 0).toBe(before);
+  });
+
+  it('checks the concrete target against the caller, and refuses targets nobody authorizes', async () => {
+    const own = await executor.execute(
+      { id: 'k1', name: 'probe_kb', args: { kb_id: `kb-${user.id}` } },
+      context(),
+    );
+    expect(own).toMatchObject({ outcome: 'ok', content: `read kb-${user.id}` });
+    const foreign = await executor.execute(
+      { id: 'k2', name: 'probe_kb', args: { kb_id: 'kb-someone-else' } },
+      context(),
+    );
+    expect(foreign).toMatchObject({ outcome: 'refused', errorCode: 'knowledge.kb_not_found' });
+    expect(probe.calls.probe_kb).toBe(1);
+
+    const file = await executor.execute({ id: 'f', name: 'probe_file', args: { file_id: 'f1' } }, context());
+    expect(file).toMatchObject({ outcome: 'refused', errorCode: 'tools.resource_unauthorized' });
+    expect(probe.calls.probe_file ?? 0).toBe(0);
+  });
+
+  it('turns domain errors and unexpected errors into structured results without internals', async () => {
+    const refused = await executor.execute({ id: 'r', name: 'probe_refuse', args: {} }, context());
+    expect(JSON.parse(refused.content)).toEqual({
+      error: { code: 'probe.nope', message: 'Not today.', details: { why: 'test' } },
+    });
+    expect(refused.outcome).toBe('error');
+
+    const boom = await executor.execute({ id: 'b', name: 'probe_boom', args: {} }, context());
+    expect(boom).toMatchObject({ isError: true, outcome: 'error', errorCode: 'tools.failed' });
+    expect(boom.content).not.toContain('hunter2');
+  });
+
+  it('times out a call that takes too long and aborts its signal', async () => {
+    const c = context();
+    const started = Date.now();
+    const result = await executor.execute({ id: 't', name: 'probe_slow', args: {} }, c);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(result).toMatchObject({ outcome: 'timeout', errorCode: 'tools.timeout' });
+    expect(probe.lastSignal?.aborted).toBe(true);
+    expect((await auditRows(c.runId))[0]).toMatchObject({ outcome: 'timeout' });
+  });
+
+  it('ends a call when the run is cancelled', async () => {
+    const controller = new AbortController();
+    const pending = executor.execute(
+      { id: 'c', name: 'probe_slow', args: {} },
+      context({ signal: controller.signal }),
+    );
+    setTimeout(() => controller.abort(), 20);
+    expect(await pending).toMatchObject({ isError: true, errorCode: 'tools.cancelled' });
+  });
+
+  it('lets a revoked authorization end the run instead of becoming a result', async () => {
+    await expect(
+      executor.execute({ id: 'v', name: 'probe_revoke', args: {} }, context()),
+    ).rejects.toBeInstanceOf(RunAuthorizationRevokedError);
+  });
+
+  it('counts calls per tool and outcome', () => {
+    const echo = ctx.app
+      .get(ToolMetrics)
+      .snapshot()
+      .find((s) => s.tool === 'probe_echo');
+    expect(echo?.calls).toBeGreaterThanOrEqual(3);
+    expect(echo?.outcomes.refused).toBeGreaterThanOrEqual(2);
+    expect(echo?.outcomes.ok).toBeGreaterThanOrEqual(3);
+  });
+});

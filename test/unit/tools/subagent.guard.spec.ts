@@ -1,0 +1,27 @@
+import { SubagentGuard } from '../../../src/modules/tools/execution/guards/subagent.guard';
+import type { ToolCallScope } from '../../../src/modules/tools/execution/tool-call-scope';
+
+function scope(name: string, isSubagent: boolean): ToolCallScope {
+  return {
+    call: { id: 'c', name, args: {} },
+    context: { isSubagent } as ToolCallScope['context'],
+    tool: undefined,
+    args: {},
+    handlerStarted: false,
+    startedAt: 0,
+  };
+}
+
+describe('SubagentGuard', () => {
+  it.each(['present_artifacts', 'ask_user_question', 'install_skill', 'subagent_start', 'subagent_await'])(
+    'refuses %s in a subagent run and allows it in a normal run',
+    (name) => {
+      expect(() => new SubagentGuard().canActivate(scope(name, true))).toThrow('Subagents may not use');
+      expect(() => new SubagentGuard().canActivate(scope(name, false))).not.toThrow();
+    },
+  );
+
+  it('allows ordinary tools in subagent runs', () => {
+    expect(() => new SubagentGuard().canActivate(scope('read_file', true))).not.toThrow();
+  });
+});
