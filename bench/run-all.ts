@@ -2,6 +2,7 @@ import { arch, cpus, loadavg, platform } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { runThroughputBench } from './auth-throughput.bench.js';
 import { runColdStartBench } from './cold-start.bench.js';
+import { runToolPipelineBench } from './tool-pipeline.bench.js';
 import { createBenchContext } from './support/bench-context.js';
 import { BENCH_REDIS_PREFIX, BENCH_REDIS_URL } from './support/bench-env.js';
 import { cleanupOnSignals, onCleanup, runCleanup, wasInterrupted } from './support/cleanup.js';
@@ -26,9 +27,16 @@ async function main(): Promise<void> {
   };
   const context = await createBenchContext();
   context.progress(`Redis prefix ${BENCH_REDIS_PREFIX}, working dir ${context.workDir}`);
+  const toolPipeline = await runToolPipelineBench(context);
   const coldStart = await runColdStartBench(context);
   const throughput = await runThroughputBench(context);
-  const report = { machine, coldStart, throughput, totalSeconds: (performance.now() - startedAt) / 1000 };
+  const report = {
+    machine,
+    toolPipeline,
+    coldStart,
+    throughput,
+    totalSeconds: (performance.now() - startedAt) / 1000,
+  };
   process.stdout.write(formatReport(report));
   process.stdout.write(`${formatJsonLine(report)}\n`);
 }

@@ -1,5 +1,6 @@
 import type { ThroughputFigures } from '../auth-throughput.bench.js';
 import type { ColdStartFigures } from '../cold-start.bench.js';
+import type { PipelineFigures } from '../tool-pipeline.bench.js';
 import { LOAD_CONNECTIONS, LOAD_SECONDS, WARMUP_SECONDS } from './load.js';
 import { round } from './stats.js';
 
@@ -13,6 +14,7 @@ export interface Machine {
 
 export interface BenchReport {
   machine: Machine;
+  toolPipeline: PipelineFigures;
   coldStart: ColdStartFigures;
   throughput: ThroughputFigures;
   totalSeconds: number;
@@ -64,6 +66,25 @@ export function formatReport(report: BenchReport): string {
     '',
     `Machine: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node} (${machine.platform}), ` +
       `1-min load average at start ${round(machine.loadAverage1mAtStart, 2)}`,
+    '',
+    `Tool execution boundary, no-op tool, ${report.toolPipeline.calls} sequential calls (ms per call)`,
+    table(
+      ['path', 'p50', 'p99'],
+      [
+        [
+          'handler called directly',
+          report.toolPipeline.directP50Ms.toFixed(4),
+          report.toolPipeline.directP99Ms.toFixed(4),
+        ],
+        [
+          'through ToolExecutor (guards, audit row, metrics)',
+          report.toolPipeline.pipelineP50Ms.toFixed(4),
+          report.toolPipeline.pipelineP99Ms.toFixed(4),
+        ],
+        ['extra', report.toolPipeline.extraP50Ms.toFixed(4), report.toolPipeline.extraP99Ms.toFixed(4)],
+      ],
+    ),
+    `ratio at p50: ${round(report.toolPipeline.ratioP50, 1)}x`,
     '',
     'Cold start of `node dist/src/main.js` until GET /api/health = 200 (ms)',
     table(['case', 'runs', 'min', 'median', 'max', 'SIGTERM→exit median'], startRows),

@@ -3,6 +3,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ToolCatalog } from './catalog/tool-catalog.js';
 import { ToolsController } from './catalog/tools.controller.js';
+import { ToolCallAuditWriter } from './execution/audit/tool-call-audit-writer.js';
 import { ToolCallAuditRepository } from './execution/audit/tool-call-audit.repository.js';
 import { ToolCallEntity } from './execution/audit/tool-call.entity.js';
 import { ToolExecutor } from './execution/tool-executor.js';
@@ -23,7 +24,15 @@ import { ToolRegistry } from './registry/tool-registry.js';
     ToolMetrics,
     ToolResourceAuthorizers,
     ToolCallAuditRepository,
+    ToolCallAuditWriter,
   ],
-  exports: [ToolRegistry, ToolCatalog, ToolExecutor, ToolMetrics, ToolResourceAuthorizers],
+  exports: [
+    ToolRegistry,
+    ToolCatalog,
+    ToolExecutor,
+    ToolMetrics,
+    ToolResourceAuthorizers,
+    ToolCallAuditWriter,
+  ],
 })
 export class ToolsModule {}

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolExecutionContext } from '../../../src/modules/tools/execution/tool-execution-context';
+import { ToolCallAuditWriter } from '../../../src/modules/tools/execution/audit/tool-call-audit-writer';
 import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
 import { ToolMetrics } from '../../../src/modules/tools/execution/tool-metrics';
 import { RunAuthorizationRevokedError } from '../../../src/modules/tools/tools.errors';
@@ -45,11 +46,13 @@ describe('ToolExecutor: the execution boundary', () => {
     };
   }
 
-  const auditRows = (runId: string) =>
-    ctx.dataSource.query(
+  const auditRows = async (runId: string) => {
+    await ctx.app.get(ToolCallAuditWriter).flush();
+    return ctx.dataSource.query(
       `SELECT tool_call_id, tool_name, user_id, outcome, error_code, args_digest, duration_ms FROM tool_calls WHERE run_id = $1 ORDER BY created_at`,
       [runId],
     );
+  };
 
   it('runs a valid call, binds the result to its tool_call_id, and audits it', async () => {
     const c = context();

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
-import { ToolCallAuditRepository } from './audit/tool-call-audit.repository.js';
+import { ToolCallAuditWriter } from './audit/tool-call-audit-writer.js';
 import { ArgumentsGuard } from './guards/arguments.guard.js';
 import { ExecutableInRunGuard } from './guards/executable-in-run.guard.js';
 import { ResourceGuard } from './guards/resource.guard.js';
@@ -35,7 +35,7 @@ export class ToolExecutor {
   constructor(
     private readonly registry: ToolRegistry,
     authorizers: ToolResourceAuthorizers,
-    audit: ToolCallAuditRepository,
+    audit: ToolCallAuditWriter,
     metrics: ToolMetrics,
     config: AppConfig,
   ) {

@@ -9,8 +9,9 @@ export type NewToolCallRecord = Omit<ToolCallEntity, 'id' | 'createdAt'>;
 export class ToolCallAuditRepository {
   constructor(@InjectRepository(ToolCallEntity) private readonly rows: Repository<ToolCallEntity>) {}
 
-  async insert(record: NewToolCallRecord): Promise<void> {
-    await this.rows.createQueryBuilder().insert().values(record).execute();
+  async insertMany(records: NewToolCallRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    await this.rows.createQueryBuilder().insert().values(records).updateEntity(false).execute();
   }
 
   listForRun(runId: string): Promise<ToolCallEntity[]> {

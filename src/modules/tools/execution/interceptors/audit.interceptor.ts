@@ -1,38 +1,25 @@
-import { Logger } from '@nestjs/common';
 import { canonicalDigest } from '../audit/canonical-digest.js';
-import type { ToolCallAuditRepository } from '../audit/tool-call-audit.repository.js';
+import type { ToolCallAuditWriter } from '../audit/tool-call-audit-writer.js';
 import type { NextStep, ToolCallResult, ToolCallScope, ToolInterceptor } from '../tool-call-scope.js';
 
-/**
- * Records every call with its outcome. A failed audit write is logged and does not change the result
- * the model gets (the call already happened).
- */
+/** Records every call with its outcome (written in batches by `ToolCallAuditWriter`). */
 export class AuditInterceptor implements ToolInterceptor {
-  private readonly logger = new Logger('ToolAudit');
-
-  constructor(private readonly audit: ToolCallAuditRepository) {}
+  constructor(private readonly audit: ToolCallAuditWriter) {}
 
   async intercept(scope: ToolCallScope, next: NextStep): Promise<ToolCallResult> {
     const result = await next();
     const { call, context } = scope;
-    try {
-      await this.audit.insert({
-        runId: context.runId,
-        threadId: context.threadId,
-        toolCallId: call.id,
-        toolName: call.name,
-        userId: context.user.id,
-        argsDigest: canonicalDigest(call.args),
-        outcome: result.outcome,
-        errorCode: result.errorCode,
-        durationMs: Math.round(performance.now() - scope.startedAt),
-      });
-    } catch (error) {
-      this.logger.error(
-        { err: error, tool: call.name, run_id: context.runId },
-        'could not write the tool call audit',
-      );
-    }
+    this.audit.record({
+      runId: context.runId,
+      threadId: context.threadId,
+      toolCallId: call.id,
+      toolName: call.name,
+      userId: context.user.id,
+      argsDigest: canonicalDigest(call.args),
+      outcome: result.outcome,
+      errorCode: result.errorCode,
+      durationMs: Math.round(performance.now() - scope.startedAt),
+    });
     return result;
   }
 }
