@@ -4,6 +4,7 @@ import { coreImports } from './core-imports.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { ToolsModule } from './modules/tools/tools.module.js';
+import { WorkspaceModule } from './modules/workspace/workspace.module.js';
 import { UsersModule } from './modules/users/users.module.js';
 import { ShutdownLog } from './bootstrap/shutdown-log.js';
 import { BoundedWorkerDrain } from './queue/bounded-worker-drain.js';
@@ -22,6 +23,7 @@ export class AppModule {
         AuthModule,
         HealthModule,
         ToolsModule,
+        WorkspaceModule,
         ...(runsWorkers ? WORKER_MODULES : []),
       ],
       providers: [ShutdownLog, ...(runsWorkers ? [BoundedWorkerDrain] : [])],

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { ToolInvocation } from '../tools/execution/tool-execution-context.js';
+import { onPath } from './files/fs-errors.js';
+import { LARGE_TOOL_RESULTS_DIR } from './paths/virtual-paths.js';
+import { WorkspacePathResolver } from './paths/workspace-path-resolver.js';
+import { WORKSPACE_LIMITS } from './workspace-limits.js';
+
+/** tool_call_ids come from the model: keep them to one safe file name. */
+function fileNameFor(toolCallId: string): string {
+  const safe = toolCallId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 128);
+  return `${safe === '' ? randomUUID() : safe}.txt`;
+}
+
+/**
+ * Keeps an oversized tool output out of the model's context: the full text goes to
+ * `<workdir>/large_tool_results/<tool_call_id>.txt` and the model gets its head and the path to read on.
+ */
+@Injectable()
+export class LargeToolResults {
+  constructor(private readonly resolver: WorkspacePathResolver) {}
+
+  /** The output itself when it is small enough, otherwise a short reference to the saved file. */
+  async offload(
+    output: string,
+    invocation: ToolInvocation,
+    thresholdChars: number = WORKSPACE_LIMITS.largeResult.thresholdChars,
+  ): Promise<string> {
+    if (output.length <= thresholdChars) return output;
+    const { user, workdir } = invocation.context;
+    const target = await this.resolver.resolve(
+      user,
+      `${LARGE_TOOL_RESULTS_DIR}/${fileNameFor(invocation.toolCallId)}`,
+      { access: 'write', workdir },
+    );
+    await onPath(target.virtualPath, async () => {
+      await mkdir(dirname(target.realPath), { recursive: true });
+      await writeFile(target.realPath, output, 'utf8');
+    });
+    const head = output.slice(0, WORKSPACE_LIMITS.largeResult.headChars);
+    return (
+      `This result is too large to show (${output.length} characters). It was saved to ${target.virtualPath}; ` +
+      'read it in parts with read_file (offset, limit) or search it with grep. It begins:\n\n' +
+      `${head}\n…`
+    );
+  }
+}

@@ -1,0 +1,24 @@
+/** Bounds on what one file tool call may touch or return; each keeps a model's context and a worker's memory safe. */
+export const WORKSPACE_LIMITS = {
+  ls: { maxEntries: 1000 },
+  read: {
+    defaultLineLimit: 2000,
+    maxLineChars: 2000,
+    maxOutputChars: 100_000,
+  },
+  write: { maxBytes: 10 * 1024 * 1024 },
+  edit: { maxFileBytes: 10 * 1024 * 1024 },
+  walk: { maxEntries: 20_000, maxDepth: 32 },
+  glob: { maxResults: 1000 },
+  grep: {
+    maxMatches: 500,
+    maxLineChars: 500,
+    maxFiles: 5000,
+    maxFileBytes: 2 * 1024 * 1024,
+    maxTotalBytes: 16 * 1024 * 1024,
+    regexBudgetMs: 2000,
+  },
+  largeResult: { thresholdChars: 80_000, headChars: 2000 },
+  /** Bytes sniffed for a NUL byte to tell binary from text (what git and grep do). */
+  binarySniffBytes: 8000,
+} as const;

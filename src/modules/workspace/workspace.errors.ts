@@ -1,0 +1,125 @@
+import { DomainError } from '../../common/errors/domain-error.js';
+
+/**
+ * Why a path was refused. Tools show it to the model; the HTTP side maps it to 400 (syntax that never
+ * reaches the disk) or 404 (anything that would reveal another scope), see `WorkspaceService`.
+ */
+export type PathRefusal =
+  | 'invalid_syntax'
+  | 'relative_without_workdir'
+  | 'escapes_root'
+  | 'outside_workspace'
+  | 'symlink_escape'
+  | 'read_only'
+  | 'not_shared'
+  | 'not_a_workdir';
+
+const REFUSAL_MESSAGES: Record<PathRefusal, string> = {
+  invalid_syntax: 'is not a valid path',
+  relative_without_workdir: 'is relative and there is no workdir to resolve it against',
+  escapes_root: 'climbs above the filesystem root',
+  outside_workspace: 'is outside /home/gem/user-data and /home/gem/skills/<slug>',
+  symlink_escape: 'goes through a symbolic link that leads outside its root',
+  read_only: 'is read-only (shared skills cannot be changed; write to your workdir instead)',
+  not_shared: 'is not a skill shared with you',
+  not_a_workdir: 'is not a project workdir (/home/gem/user-data/workdir/<project>/)',
+};
+
+/** Echoed back in errors; long inputs are cut so an error cannot be used to amplify output. */
+const shown = (path: string): string => (path.length > 300 ? `${path.slice(0, 300)}…` : path);
+
+export const WorkspaceErrors = {
+  pathNotAllowed: (path: string, reason: PathRefusal) =>
+    new DomainError(
+      'forbidden',
+      'workspace.path_not_allowed',
+      `The path "${shown(path)}" ${REFUSAL_MESSAGES[reason]}.`,
+      {
+        details: { path: shown(path), reason },
+      },
+    ),
+  notFound: (path: string) =>
+    new DomainError('not_found', 'workspace.not_found', `No such file or directory: ${shown(path)}`, {
+      details: { path: shown(path) },
+    }),
+  notAFile: (path: string) =>
+    new DomainError('invalid', 'workspace.not_a_file', `${shown(path)} is not a regular file.`, {
+      details: { path: shown(path) },
+    }),
+  notADirectory: (path: string) =>
+    new DomainError(
+      'invalid',
+      'workspace.not_a_directory',
+      `${shown(path)} (or one of its parents) is not a directory.`,
+      { details: { path: shown(path) } },
+    ),
+  isADirectory: (path: string) =>
+    new DomainError('invalid', 'workspace.is_a_directory', `${shown(path)} is a directory; use ls.`, {
+      details: { path: shown(path) },
+    }),
+  tooLarge: (path: string, limitBytes: number) =>
+    new DomainError(
+      'too_large',
+      'workspace.too_large',
+      `${shown(path)} is larger than the limit of ${limitBytes} bytes.`,
+      { details: { path: shown(path), limit_bytes: limitBytes } },
+    ),
+  binaryFile: (path: string) =>
+    new DomainError(
+      'unprocessable',
+      'workspace.binary_file',
+      `${shown(path)} is a binary file; read_file returns text only. ` +
+        'For PDF, Office or image documents use ocr_parse_file.',
+      { details: { path: shown(path) } },
+    ),
+  offsetOutOfRange: (path: string, offset: number, lineCount: number) =>
+    new DomainError(
+      'invalid',
+      'workspace.offset_out_of_range',
+      `offset ${offset} is past the end of ${shown(path)} (${lineCount} lines).`,
+      { details: { path: shown(path), offset, line_count: lineCount } },
+    ),
+  editNoMatch: (path: string) =>
+    new DomainError(
+      'unprocessable',
+      'workspace.edit_no_match',
+      `old_string was not found in ${shown(path)}; read the file and copy the text exactly.`,
+      { details: { path: shown(path) } },
+    ),
+  editNotUnique: (path: string, occurrences: number) =>
+    new DomainError(
+      'unprocessable',
+      'workspace.edit_not_unique',
+      `old_string occurs ${occurrences} times in ${shown(path)}; add surrounding context to make it ` +
+        'unique, or set replace_all to true.',
+      { details: { path: shown(path), occurrences } },
+    ),
+  invalidPattern: (pattern: string, problem: string) =>
+    new DomainError(
+      'invalid',
+      'workspace.invalid_pattern',
+      `Invalid pattern "${shown(pattern)}": ${problem}`,
+      {
+        details: { pattern: shown(pattern) },
+      },
+    ),
+  searchTimeout: (budgetMs: number) =>
+    new DomainError(
+      'timeout',
+      'workspace.search_timeout',
+      `The regular expression search did not finish within ${budgetMs} ms and was stopped. ` +
+        'Simplify the pattern (avoid nested quantifiers such as (a+)+), narrow the path, or use literal: true.',
+      { details: { budget_ms: budgetMs } },
+    ),
+  invalidProject: (project: string) =>
+    new DomainError(
+      'invalid',
+      'workspace.invalid_project',
+      'A project name is 1-64 letters, digits, "-" or "_", starting with a letter or digit.',
+      { details: { project: shown(project) } },
+    ),
+  namesExhausted: (path: string) =>
+    new DomainError('conflict', 'workspace.names_exhausted', `Too many files named like ${shown(path)}.`, {
+      details: { path: shown(path) },
+    }),
+};

@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { ToolsModule } from '../tools/tools.module.js';
+import { FileTools } from './files/file-tools.js';
+import { LargeToolResults } from './large-tool-results.js';
+import { DenyAllSharedSkillReadPolicy, SHARED_SKILL_READ_POLICY } from './paths/shared-skill-read-policy.js';
+import { WorkspacePathResolver } from './paths/workspace-path-resolver.js';
+import { WorkspacePathAuthorizer } from './workspace-path.authorizer.js';
+import { WorkspaceService } from './workspace.service.js';
+
+/**
+ * Per-user storage under DATA_DIR as agents see it (virtual /home/gem paths), the workspace file tools,
+ * and the authorizer of workspace paths at the tool execution boundary.
+ */
+@Module({
+  imports: [ToolsModule],
+  providers: [
+    { provide: SHARED_SKILL_READ_POLICY, useClass: DenyAllSharedSkillReadPolicy },
+    WorkspacePathResolver,
+    WorkspacePathAuthorizer,
+    WorkspaceService,
+    LargeToolResults,
+    FileTools,
+  ],
+  exports: [WorkspacePathResolver, WorkspaceService, LargeToolResults, FileTools, SHARED_SKILL_READ_POLICY],
+})
+export class WorkspaceModule {}

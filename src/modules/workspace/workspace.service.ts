@@ -1,0 +1,144 @@
+import { Injectable } from '@nestjs/common';
+import { mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Readable } from 'node:stream';
+import { DomainError } from '../../common/errors/domain-error.js';
+import { mimeTypeOf } from './files/file-kind.js';
+import { onPath, toWorkspaceError } from './files/fs-errors.js';
+import { openRegularFile } from './files/open-file.js';
+import { projectOfWorkdir, workdirVirtualPath } from './paths/virtual-paths.js';
+import {
+  WorkspacePathResolver,
+  type ResolvedWorkspacePath,
+  type WorkspaceAccess,
+} from './paths/workspace-path-resolver.js';
+import type { WorkspaceUser } from './paths/workspace-user.js';
+import { candidateNames, sanitizeUploadFilename } from './upload-filename.js';
+import { WorkspaceErrors, type PathRefusal } from './workspace.errors.js';
+
+export interface WorkspaceDownload {
+  stream: Readable;
+  size: number;
+  mimeType: string;
+  filename: string;
+}
+
+const MAX_NAME_ATTEMPTS = 1000;
+
+/**
+ * Refusals that depend on what lies in another scope (a link's target, a skill not shared with the
+ * caller) answer 404 like a missing file, so a client cannot probe what exists. Refusals decided from
+ * the text of the path alone reveal nothing and answer 400.
+ */
+const HIDDEN_REFUSALS: ReadonlySet<PathRefusal> = new Set(['symlink_escape', 'not_shared']);
+
+/** The HTTP side of the workspace: uploads into a project workdir, downloads of the caller's files. */
+@Injectable()
+export class WorkspaceService {
+  constructor(private readonly resolver: WorkspacePathResolver) {}
+
+  /** Creates `/home/gem/user-data/workdir/<project>/outputs/` if missing; returns the workdir's virtual path. */
+  async ensureWorkdir(user: WorkspaceUser, project: string): Promise<string> {
+    const workdir = workdirVirtualPath(project);
+    const outputs = await this.resolveForHttp(user, `${workdir}outputs`, 'write');
+    await onPath(outputs.virtualPath, () => mkdir(outputs.realPath, { recursive: true }));
+    return workdir;
+  }
+
+  /** Stores an upload in the workdir under a sanitised name, never overwriting (`name-1.ext`, …). */
+  async saveUpload(
+    user: WorkspaceUser,
+    workdir: string,
+    filename: string,
+    data: Buffer | Readable,
+    limitBytes: number,
+  ): Promise<string> {
+    const project = projectOfWorkdir(workdir);
+    if (project === undefined) throw forHttp(WorkspaceErrors.pathNotAllowed(workdir, 'not_a_workdir'));
+    const name = sanitizeUploadFilename(filename);
+    if (Buffer.isBuffer(data) && data.length > limitBytes) throw WorkspaceErrors.tooLarge(name, limitBytes);
+    const base = await this.ensureWorkdir(user, project);
+    for (const candidate of candidateNames(name, MAX_NAME_ATTEMPTS)) {
+      const target = await this.resolveCandidate(user, `${base}${candidate}`);
+      if (target === undefined) continue;
+      let handle: FileHandle;
+      try {
+        // O_EXCL: an existing name (even a dangling symlink) is never opened, so nothing is overwritten.
+        handle = await open(target.realPath, 'wx');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw toWorkspaceError(error, target.virtualPath);
+      }
+      try {
+        await writeCapped(handle, data, limitBytes, target.virtualPath);
+      } catch (error) {
+        await handle.close();
+        await unlink(target.realPath).catch(() => undefined);
+        throw error;
+      }
+      await handle.close();
+      return target.virtualPath;
+    }
+    throw WorkspaceErrors.namesExhausted(`${base}${name}`);
+  }
+
+  /** Opens one of the caller's files (or a skill shared with them); the stream closes the file. */
+  async openForDownload(user: WorkspaceUser, virtualPath: string): Promise<WorkspaceDownload> {
+    const target = await this.resolveForHttp(user, virtualPath, 'read');
+    const { handle, stats } = await openRegularFile(target);
+    return {
+      stream: handle.createReadStream(),
+      size: stats.size,
+      mimeType: mimeTypeOf(target.virtualPath),
+      filename: basename(target.virtualPath),
+    };
+  }
+
+  /** undefined when the name is taken by a symlink leading elsewhere (the workdir itself was checked). */
+  private async resolveCandidate(
+    user: WorkspaceUser,
+    path: string,
+  ): Promise<ResolvedWorkspacePath | undefined> {
+    try {
+      return await this.resolver.resolve(user, path, { access: 'write' });
+    } catch (error) {
+      if (error instanceof DomainError && error.details?.reason === 'symlink_escape') return undefined;
+      throw forHttp(error);
+    }
+  }
+
+  private async resolveForHttp(
+    user: WorkspaceUser,
+    path: string,
+    access: WorkspaceAccess,
+  ): Promise<ResolvedWorkspacePath> {
+    try {
+      return await this.resolver.resolve(user, path, { access });
+    } catch (error) {
+      throw forHttp(error);
+    }
+  }
+}
+
+function forHttp(error: unknown): unknown {
+  if (!(error instanceof DomainError) || error.code !== 'workspace.path_not_allowed') return error;
+  const path = typeof error.details?.path === 'string' ? error.details.path : '';
+  const reason = error.details?.reason as PathRefusal;
+  if (HIDDEN_REFUSALS.has(reason)) return WorkspaceErrors.notFound(path);
+  if (reason === 'read_only') return error;
+  return new DomainError('invalid', error.code, error.message, { details: error.details });
+}
+
+async function writeCapped(handle: FileHandle, data: Buffer | Readable, limitBytes: number, path: string) {
+  if (Buffer.isBuffer(data)) {
+    await handle.writeFile(data);
+    return;
+  }
+  let written = 0;
+  for await (const chunk of data) {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+    written += bytes.length;
+    if (written > limitBytes) throw WorkspaceErrors.tooLarge(path, limitBytes);
+    await handle.write(bytes);
+  }
+}
