@@ -1,8 +1,13 @@
 import { Identity1795997710319 } from './1795997710319-Identity.js';
 import { ToolCalls1796000694864 } from './1796000694864-ToolCalls.js';
+import { ThreadArtifacts1796001606253 } from './1796001606253-ThreadArtifacts.js';
 
 /**
  * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
  * add it here (a unit test fails when a file in this folder is missing from the list).
  */
-export const MIGRATIONS = [Identity1795997710319, ToolCalls1796000694864] as const;
+export const MIGRATIONS = [
+  Identity1795997710319,
+  ToolCalls1796000694864,
+  ThreadArtifacts1796001606253,
+] as const;

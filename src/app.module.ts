@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from './config/app-config.js';
 import { coreImports } from './core-imports.js';
+import { ArtifactsModule } from './modules/artifacts/artifacts.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { ToolsModule } from './modules/tools/tools.module.js';
@@ -24,6 +25,7 @@ export class AppModule {
         HealthModule,
         ToolsModule,
         WorkspaceModule,
+        ArtifactsModule,
         ...(runsWorkers ? WORKER_MODULES : []),
       ],
       providers: [ShutdownLog, ...(runsWorkers ? [BoundedWorkerDrain] : [])],

@@ -1,7 +1,14 @@
+import { ThreadArtifactEntity } from '../modules/artifacts/thread-artifact.entity.js';
 import { ApiKeyEntity } from '../modules/auth/api-keys/api-key.entity.js';
 import { ToolCallEntity } from '../modules/tools/execution/audit/tool-call.entity.js';
 import { DepartmentEntity } from '../modules/users/department.entity.js';
 import { UserEntity } from '../modules/users/user.entity.js';
 
 /** Every entity, for the application and the migration CLI alike. */
-export const ENTITIES = [DepartmentEntity, UserEntity, ApiKeyEntity, ToolCallEntity] as const;
+export const ENTITIES = [
+  DepartmentEntity,
+  UserEntity,
+  ApiKeyEntity,
+  ToolCallEntity,
+  ThreadArtifactEntity,
+] as const;

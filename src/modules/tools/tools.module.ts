@@ -6,6 +6,7 @@ import { ToolsController } from './catalog/tools.controller.js';
 import { ToolCallAuditWriter } from './execution/audit/tool-call-audit-writer.js';
 import { ToolCallAuditRepository } from './execution/audit/tool-call-audit.repository.js';
 import { ToolCallEntity } from './execution/audit/tool-call.entity.js';
+import { ToolEvents } from './execution/tool-event-sink.js';
 import { ToolExecutor } from './execution/tool-executor.js';
 import { ToolMetrics } from './execution/tool-metrics.js';
 import { ToolResourceAuthorizers } from './execution/tool-resource-authorizers.js';
@@ -25,6 +26,7 @@ import { ToolRegistry } from './registry/tool-registry.js';
     ToolResourceAuthorizers,
     ToolCallAuditRepository,
     ToolCallAuditWriter,
+    ToolEvents,
   ],
   exports: [
     ToolRegistry,
@@ -33,6 +35,7 @@ import { ToolRegistry } from './registry/tool-registry.js';
     ToolMetrics,
     ToolResourceAuthorizers,
     ToolCallAuditWriter,
+    ToolEvents,
   ],
 })
 export class ToolsModule {}
