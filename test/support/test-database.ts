@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { TEMPLATE_DATABASE, TEST_DATABASE_PREFIX, TEST_PG_ADMIN_URL } from './test-env';
+import { templateDatabase, testDatabaseName, TEST_PG_ADMIN_URL } from './test-env';
 
 async function withAdmin<T>(run: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: TEST_PG_ADMIN_URL });
@@ -14,8 +13,8 @@ async function withAdmin<T>(run: (client: Client) => Promise<T>): Promise<T> {
 
 /** A fresh database cloned from the migrated template (milliseconds, fully isolated per test file). */
 export async function createTestDatabase(): Promise<{ name: string; drop: () => Promise<void> }> {
-  const name = `${TEST_DATABASE_PREFIX}${randomBytes(6).toString('hex')}`;
-  await withAdmin((c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DATABASE}"`));
+  const name = testDatabaseName();
+  await withAdmin((c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabase()}"`));
   return {
     name,
     drop: () =>

@@ -4,8 +4,28 @@ import { randomBytes } from 'node:crypto';
 export const TEST_PG_ADMIN_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
-export const TEMPLATE_DATABASE = 'yuxi_test_template';
 export const TEST_DATABASE_PREFIX = 'yuxi_test_';
+
+/**
+ * Each Jest run names its databases `yuxi_test_<run id>_…` (the run id is set by the global setup), so
+ * two runs on one machine never drop each other's databases.
+ */
+export function testRunId(): string {
+  return process.env.YUXI_TEST_RUN_ID ?? 'adhoc';
+}
+
+export function runDatabasePrefix(runId = testRunId()): string {
+  return `${TEST_DATABASE_PREFIX}${runId}_`;
+}
+
+export function templateDatabase(runId = testRunId()): string {
+  return `${runDatabasePrefix(runId)}template`;
+}
+
+/** A fresh name in this run's namespace. */
+export function testDatabaseName(): string {
+  return `${runDatabasePrefix()}${randomBytes(6).toString('hex')}`;
+}
 
 export function databaseUrl(name: string): string {
   const url = new URL(TEST_PG_ADMIN_URL);

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { parseConfig } from '../../../src/config/parse-config';
 import { createHttpApp } from '../../../src/bootstrap/create-http-app';
 import { TestContext } from '../../support/test-app';
-import { baseTestEnvironment } from '../../support/test-env';
+import { baseTestEnvironment, testDatabaseName } from '../../support/test-env';
 import { createTestDatabase } from '../../support/test-database';
 import { DataSource } from 'typeorm';
 import request from 'supertest';
@@ -46,7 +45,7 @@ describe('first start', () => {
 
   it('applies pending migrations on start, once, even with two processes starting together', async () => {
     const database = await createTestDatabase();
-    const empty = `yuxi_test_empty_${randomBytes(4).toString('hex')}`;
+    const empty = testDatabaseName();
     const admin = new DataSource({ type: 'postgres', url: baseTestEnvironment(database.name).DATABASE_URL });
     await admin.initialize();
     await admin.query(`CREATE DATABASE "${empty}"`);
