@@ -4,6 +4,7 @@ import { coreImports } from './core-imports.js';
 import { ArtifactsModule } from './modules/artifacts/artifacts.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { HealthModule } from './modules/health/health.module.js';
+import { OcrModule } from './modules/ocr/ocr.module.js';
 import { ToolsModule } from './modules/tools/tools.module.js';
 import { WorkspaceModule } from './modules/workspace/workspace.module.js';
 import { UsersModule } from './modules/users/users.module.js';
@@ -26,6 +27,7 @@ export class AppModule {
         ToolsModule,
         WorkspaceModule,
         ArtifactsModule,
+        OcrModule,
         ...(runsWorkers ? WORKER_MODULES : []),
       ],
       providers: [ShutdownLog, ...(runsWorkers ? [BoundedWorkerDrain] : [])],

@@ -58,6 +58,20 @@ export class AppConfig {
     /** Per-call timeout unless a tool declares its own (TOOL_TIMEOUT_SECONDS). */
     readonly defaultTimeoutMs: number;
   };
+  readonly ocr: {
+    /** `local` (worker threads in this process), `http` (an external OCR service) or `disable`. */
+    readonly defaultEngine: 'local' | 'http' | 'disable';
+    readonly httpUrl: string | null;
+    readonly httpApiKey: Secret | null;
+    readonly httpTimeoutMs: number;
+    readonly httpMaxResponseBytes: number;
+    readonly maxFileBytes: number;
+    readonly maxPdfPages: number;
+    readonly maxImagePixels: number;
+    readonly maxUnzippedBytes: number;
+    readonly maxConcurrency: number;
+    readonly workerMemoryMb: number;
+  };
   readonly runtime: {
     readonly runLeaseSeconds: number;
     readonly shutdownGraceSeconds: number;

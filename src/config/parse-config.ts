@@ -145,6 +145,31 @@ const schema = z.object({
   DOUBAO_SEARCH_BASE_URL: url(['http:', 'https:'], 'https://open.feedcoopapi.com'),
   RUN_LEASE_SECONDS: integer(30, 3, 3600),
   TOOL_TIMEOUT_SECONDS: integer(60, 1, 3600),
+  OCR_ENGINE: z.enum(['local', 'http', 'disable']).default('local'),
+  OCR_HTTP_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      try {
+        const parsed = new URL(v);
+        if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return v;
+      } catch {
+        // reported below
+      }
+      ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL' });
+      return z.NEVER;
+    }),
+  OCR_HTTP_API_KEY: optionalText,
+  OCR_HTTP_TIMEOUT_SECONDS: integer(120, 1, 3600),
+  OCR_HTTP_MAX_RESPONSE_BYTES: integer(20 * MB, 1024, 1024 * MB),
+  OCR_MAX_FILE_BYTES: integer(50 * MB, 1024, 1024 * MB),
+  OCR_MAX_PDF_PAGES: integer(200, 1, 10_000),
+  OCR_MAX_IMAGE_PIXELS: integer(40_000_000, 10_000, 500_000_000),
+  OCR_MAX_UNZIPPED_BYTES: integer(512 * MB, MB, 4096 * MB),
+  OCR_MAX_CONCURRENCY: integer(2, 1, 64),
+  OCR_WORKER_MEMORY_MB: integer(1024, 64, 16_384),
   SHUTDOWN_GRACE_SECONDS: integer(25, 0, 3600),
 });
 
@@ -203,6 +228,11 @@ export function parseConfig(env: Environment): AppConfig {
     );
   }
   const e = result.data;
+  if (e.OCR_ENGINE === 'http' && e.OCR_HTTP_URL === undefined) {
+    throw new ConfigValidationError([
+      { variable: 'OCR_HTTP_URL', problem: 'is required when OCR_ENGINE=http' },
+    ]);
+  }
   return new AppConfig({
     role: e.APP_ROLE,
     nodeEnv: e.NODE_ENV,
@@ -245,6 +275,19 @@ export function parseConfig(env: Environment): AppConfig {
       doubaoSearch: { apiKey: secret(e.DOUBAO_SEARCH_API_KEY), baseUrl: e.DOUBAO_SEARCH_BASE_URL },
     },
     tools: { defaultTimeoutMs: e.TOOL_TIMEOUT_SECONDS * 1000 },
+    ocr: {
+      defaultEngine: e.OCR_ENGINE,
+      httpUrl: e.OCR_HTTP_URL ?? null,
+      httpApiKey: secret(e.OCR_HTTP_API_KEY),
+      httpTimeoutMs: e.OCR_HTTP_TIMEOUT_SECONDS * 1000,
+      httpMaxResponseBytes: e.OCR_HTTP_MAX_RESPONSE_BYTES,
+      maxFileBytes: e.OCR_MAX_FILE_BYTES,
+      maxPdfPages: e.OCR_MAX_PDF_PAGES,
+      maxImagePixels: e.OCR_MAX_IMAGE_PIXELS,
+      maxUnzippedBytes: e.OCR_MAX_UNZIPPED_BYTES,
+      maxConcurrency: e.OCR_MAX_CONCURRENCY,
+      workerMemoryMb: e.OCR_WORKER_MEMORY_MB,
+    },
     runtime: {
       runLeaseSeconds: e.RUN_LEASE_SECONDS,
       shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,

@@ -1,0 +1,93 @@
+import { DomainError } from '../../common/errors/domain-error.js';
+
+/** Echoed back in errors; long inputs are cut so an error cannot be used to amplify output. */
+const shown = (text: string): string => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
+
+const SUPPORTED = 'PDF, Word (.docx), Excel (.xlsx), PowerPoint (.pptx) and PNG, JPEG, WebP or BMP images';
+
+const UNSUPPORTED_HINTS: Readonly<Record<string, string>> = {
+  ole2: 'It is a legacy binary Office file (.doc, .xls, .ppt): save it as .docx, .xlsx or .pptx first.',
+  gif: 'GIF images are not read: convert it to PNG first.',
+  tiff: 'TIFF images are not read: convert it to PNG first.',
+  zip: 'It is a ZIP archive but not a Word, Excel or PowerPoint document.',
+  damaged_zip: 'It looks like a ZIP archive (as Office documents are) but cannot be read: it may be damaged.',
+};
+
+/** Stable `ocr.*` codes the model and clients can act on. */
+export const OcrErrors = {
+  disabled: () =>
+    new DomainError('unavailable', 'ocr.disabled', 'Document parsing (OCR) is disabled on this deployment.'),
+  engineUnavailable: (engine: string, reason: string) =>
+    new DomainError(
+      'unavailable',
+      'ocr.engine_unavailable',
+      `The ${engine} OCR engine is not available: ${reason}`,
+      {
+        details: { engine },
+      },
+    ),
+  unsupportedType: (path: string, detected: string) =>
+    new DomainError(
+      'unprocessable',
+      'ocr.unsupported_type',
+      [`${shown(path)} is not a supported document.`, UNSUPPORTED_HINTS[detected], `Supported: ${SUPPORTED}.`]
+        .filter((part) => part !== undefined)
+        .join(' '),
+      { details: { path: shown(path), detected } },
+    ),
+  fileTooLarge: (path: string, sizeBytes: number, limitBytes: number) =>
+    new DomainError(
+      'too_large',
+      'ocr.file_too_large',
+      `${shown(path)} has ${sizeBytes} bytes; documents are parsed up to ${limitBytes} bytes.`,
+      { details: { path: shown(path), size_bytes: sizeBytes, limit_bytes: limitBytes } },
+    ),
+  archiveTooLarge: (limit: string) =>
+    new DomainError(
+      'too_large',
+      'ocr.archive_too_large',
+      `The document unpacks to more than ${limit}; it is refused as a possible ZIP bomb.`,
+      { details: { limit } },
+    ),
+  tooManyPages: (pages: number, limit: number) =>
+    new DomainError(
+      'too_large',
+      'ocr.too_many_pages',
+      `The PDF has ${pages} pages; documents are parsed up to ${limit} pages. Split it first.`,
+      { details: { pages, limit_pages: limit } },
+    ),
+  imageTooLarge: (width: number, height: number, limitPixels: number) =>
+    new DomainError(
+      'too_large',
+      'ocr.image_too_large',
+      `The image is ${width}×${height} pixels; images are recognised up to ${limitPixels} pixels. Scale it down first.`,
+      { details: { width, height, limit_pixels: limitPixels } },
+    ),
+  tooComplex: () =>
+    new DomainError(
+      'too_large',
+      'ocr.too_complex',
+      'The document needs more memory to parse than a conversion may use.',
+    ),
+  unreadable: (type: string, problem: string) =>
+    new DomainError(
+      'unprocessable',
+      'ocr.unreadable',
+      `The ${type} file could not be read: ${shown(problem)}`,
+      {
+        details: { type },
+      },
+    ),
+  noText: (path: string, hint: string) =>
+    new DomainError('unprocessable', 'ocr.no_text', `No text was found in ${shown(path)}. ${hint}`.trim(), {
+      details: { path: shown(path) },
+    }),
+  outputNamesExhausted: (name: string) =>
+    new DomainError('conflict', 'ocr.output_names_exhausted', `Too many results named like ${shown(name)}.`, {
+      details: { name: shown(name) },
+    }),
+  remoteFailed: (problem: string, status?: number) =>
+    new DomainError('unavailable', 'ocr.remote_failed', `The OCR service failed: ${shown(problem)}`, {
+      details: status === undefined ? {} : { status },
+    }),
+};
