@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { ToolEvents, type ToolEvent } from '../../../src/modules/tools/execution/tool-event-sink';
 import type { ToolExecutionContext } from '../../../src/modules/tools/execution/tool-execution-context';
 import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
+import { ThreadArtifactsRepository } from '../../../src/modules/artifacts/thread-artifacts.repository';
+import { WorkspaceService } from '../../../src/modules/workspace/workspace.service';
 import { TestContext, type TestUser } from '../../support/test-app';
 
 const WORKDIR = '/home/gem/user-data/workdir/demo/';
@@ -118,6 +120,26 @@ describe('present_artifacts through the execution boundary', () => {
     const result = await present(context(threadId, { isSubagent: true }), [`${WORKDIR}outputs/report.md`]);
     expect(result).toMatchObject({ outcome: 'refused', errorCode: 'tools.forbidden_for_subagent' });
     expect(await rows(threadId)).toEqual([]);
+  });
+
+  it('lists a thread’s artifacts to their owner only, and serves each file to the owner only', async () => {
+    const threadId = randomUUID();
+    await present(context(threadId), [`${WORKDIR}outputs/report.md`]);
+    const artifacts = ctx.app.get(ThreadArtifactsRepository);
+    expect((await artifacts.listForThread(threadId, user.id)).map((a) => a.path)).toEqual([
+      `${WORKDIR}outputs/report.md`,
+    ]);
+    const other = await ctx.newUser();
+    expect(await artifacts.listForThread(threadId, other.id)).toEqual([]);
+
+    const files = ctx.app.get(WorkspaceService);
+    const download = await files.openForDownload(user, `${WORKDIR}outputs/report.md`);
+    const chunks: Buffer[] = [];
+    for await (const chunk of download.stream) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString()).toBe('# Report');
+    await expect(files.openForDownload(other, `${WORKDIR}outputs/report.md`)).rejects.toMatchObject({
+      code: 'workspace.not_found',
+    });
   });
 
   it("never reaches another user's files", async () => {

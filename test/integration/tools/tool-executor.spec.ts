@@ -202,6 +202,24 @@ describe('ToolExecutor: the execution boundary', () => {
     ).rejects.toBeInstanceOf(RunAuthorizationRevokedError);
   });
 
+  it('ends the run before any handler when the runtime finds its authorization revoked', async () => {
+    const before = probe.calls.probe_echo ?? 0;
+    const revoked = context({
+      verifyAuthorization: () =>
+        Promise.reject(new RunAuthorizationRevokedError('runs.lease_lost', 'lease lost')),
+    });
+    await expect(
+      executor.execute({ id: 'l', name: 'probe_echo', args: { text: 'x' } }, revoked),
+    ).rejects.toMatchObject({ code: 'runs.lease_lost' });
+    expect(probe.calls.probe_echo ?? 0).toBe(before);
+    const allowed = context({ verifyAuthorization: () => Promise.resolve() });
+    expect(
+      await executor.execute({ id: 'm', name: 'probe_echo', args: { text: 'x' } }, allowed),
+    ).toMatchObject({
+      outcome: 'ok',
+    });
+  });
+
   it('counts calls per tool and outcome', () => {
     const echo = ctx.app
       .get(ToolMetrics)

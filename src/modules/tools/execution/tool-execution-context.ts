@@ -23,6 +23,11 @@ export interface ToolExecutionContext {
   isSubagent: boolean;
   /** Aborted when the run is cancelled. */
   signal?: AbortSignal;
+  /**
+   * Re-checks, before each call, that the run may still act (account active, agent still usable,
+   * lease still held); throws `RunAuthorizationRevokedError` otherwise. Supplied by the runtime.
+   */
+  verifyAuthorization?: () => Promise<void>;
 }
 
 export interface ToolCall {

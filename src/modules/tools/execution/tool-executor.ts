@@ -5,6 +5,7 @@ import { ToolCallAuditWriter } from './audit/tool-call-audit-writer.js';
 import { ArgumentsGuard } from './guards/arguments.guard.js';
 import { ExecutableInRunGuard } from './guards/executable-in-run.guard.js';
 import { ResourceGuard } from './guards/resource.guard.js';
+import { RunAuthorizationGuard } from './guards/run-authorization.guard.js';
 import { SubagentGuard } from './guards/subagent.guard.js';
 import { VisibleThisTurnGuard } from './guards/visible-this-turn.guard.js';
 import { AuditInterceptor } from './interceptors/audit.interceptor.js';
@@ -21,8 +22,8 @@ import { outputToContent } from './tool-result-content.js';
 /**
  * The execution boundary: every tool call, local or remote, passes the same pipeline.
  *
- *   metrics → audit → error-to-result → guards (executable in run, visible this turn, subagent,
- *   arguments, resources) → timeout → handler
+ *   metrics → audit → error-to-result → guards (run still authorized, executable in run, visible this
+ *   turn, subagent, arguments, resources) → timeout → handler
  *
  * The result is always bound to the call's tool_call_id. Only `RunAuthorizationRevokedError` escapes,
  * to end the run.
@@ -44,6 +45,7 @@ export class ToolExecutor {
       new AuditInterceptor(audit),
       new ErrorResultInterceptor(),
       new GuardsInterceptor([
+        new RunAuthorizationGuard(),
         new ExecutableInRunGuard(),
         new VisibleThisTurnGuard(),
         new SubagentGuard(),
