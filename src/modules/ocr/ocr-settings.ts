@@ -1,5 +1,4 @@
 import type { AppConfig } from '../../config/app-config.js';
-import type { Secret } from '../../config/secret.js';
 
 /** `local`: parse in this process (worker threads); `http`: an external OCR service; `disable`: tool off. */
 export type OcrEngineSetting = AppConfig['ocr']['defaultEngine'];
@@ -24,19 +23,12 @@ export const OCR_DEFAULTS: OcrConfig = {
 };
 
 /** OCR settings as a provider: `AppConfig.ocr` (the OCR_* variables), over the defaults for tests. */
-export class OcrSettings implements OcrConfig {
-  readonly defaultEngine: OcrEngineSetting;
-  readonly httpUrl: string | null;
-  readonly httpApiKey: Secret | null;
-  readonly httpTimeoutMs: number;
-  readonly httpMaxResponseBytes: number;
-  readonly maxFileBytes: number;
-  readonly maxPdfPages: number;
-  readonly maxImagePixels: number;
-  readonly maxUnzippedBytes: number;
-  readonly maxConcurrency: number;
-  readonly workerMemoryMb: number;
+// The interface gives the class the fields of OcrConfig, which the constructor assigns.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface OcrSettings extends OcrConfig {}
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class OcrSettings {
   constructor(values: Partial<OcrConfig> = {}) {
     const given = Object.entries(values).filter(([, value]) => value !== undefined);
     Object.assign(this, OCR_DEFAULTS, Object.fromEntries(given));
