@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { ToolsModule } from '../tools/tools.module.js';
 import { FileTools } from './files/file-tools.js';
 import { LargeToolResults } from './large-tool-results.js';
-import { DenyAllSharedSkillReadPolicy, SHARED_SKILL_READ_POLICY } from './paths/shared-skill-read-policy.js';
+import { SharedSkillReadPolicies } from './paths/shared-skill-read-policy.js';
 import { WorkspacePathResolver } from './paths/workspace-path-resolver.js';
 import { WorkspacePathAuthorizer } from './workspace-path.authorizer.js';
 import { WorkspaceService } from './workspace.service.js';
@@ -14,13 +14,13 @@ import { WorkspaceService } from './workspace.service.js';
 @Module({
   imports: [ToolsModule],
   providers: [
-    { provide: SHARED_SKILL_READ_POLICY, useClass: DenyAllSharedSkillReadPolicy },
+    SharedSkillReadPolicies,
     WorkspacePathResolver,
     WorkspacePathAuthorizer,
     WorkspaceService,
     LargeToolResults,
     FileTools,
   ],
-  exports: [WorkspacePathResolver, WorkspaceService, LargeToolResults, FileTools, SHARED_SKILL_READ_POLICY],
+  exports: [WorkspacePathResolver, WorkspaceService, LargeToolResults, FileTools, SharedSkillReadPolicies],
 })
 export class WorkspaceModule {}

@@ -3,18 +3,23 @@ import type { WorkspaceUser } from './workspace-user.js';
 
 /**
  * Decides which shared or builtin skills (`/home/gem/skills/<slug>/`) a user may read. The Skills
- * module owns share scopes and provides the real policy; until then nothing is readable there.
+ * module owns share scopes and connects the real policy at startup.
  */
 export interface SharedSkillReadPolicy {
   canRead(user: WorkspaceUser, slug: string): Promise<boolean>;
 }
 
-export const SHARED_SKILL_READ_POLICY = Symbol('SharedSkillReadPolicy');
-
-/** Deny by default: no shared skill is readable until a policy that knows the share scopes is provided. */
+/** Holds the connected policy; deny by default: no shared skill is readable until one is connected. */
 @Injectable()
-export class DenyAllSharedSkillReadPolicy implements SharedSkillReadPolicy {
-  canRead(): Promise<boolean> {
-    return Promise.resolve(false);
+export class SharedSkillReadPolicies implements SharedSkillReadPolicy {
+  private policy: SharedSkillReadPolicy | null = null;
+
+  connect(policy: SharedSkillReadPolicy): void {
+    if (this.policy !== null) throw new Error('a shared skill read policy is already connected');
+    this.policy = policy;
+  }
+
+  canRead(user: WorkspaceUser, slug: string): Promise<boolean> {
+    return this.policy === null ? Promise.resolve(false) : this.policy.canRead(user, slug);
   }
 }

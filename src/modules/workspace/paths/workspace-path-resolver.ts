@@ -4,7 +4,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { AppConfig } from '../../../config/app-config.js';
 import { WorkspaceErrors } from '../workspace.errors.js';
 import { assertContained, isWithin } from './containment.js';
-import { SHARED_SKILL_READ_POLICY, type SharedSkillReadPolicy } from './shared-skill-read-policy.js';
+import { SharedSkillReadPolicies, type SharedSkillReadPolicy } from './shared-skill-read-policy.js';
 import { parseVirtualPath, SHARED_SKILLS_ROOT, USER_DATA_ROOT, type WorkspaceArea } from './virtual-paths.js';
 import type { WorkspaceUser } from './workspace-user.js';
 
@@ -40,7 +40,7 @@ export class WorkspacePathResolver {
 
   constructor(
     config: AppConfig,
-    @Inject(SHARED_SKILL_READ_POLICY) private readonly sharedSkills: SharedSkillReadPolicy,
+    @Inject(SharedSkillReadPolicies) private readonly sharedSkills: SharedSkillReadPolicy,
   ) {
     this.dataDir = resolve(config.dataDir);
   }
