@@ -1,6 +1,8 @@
 import { Identity1795997710319 } from './1795997710319-Identity.js';
 import { ToolCalls1796000694864 } from './1796000694864-ToolCalls.js';
 import { ThreadArtifacts1796001606253 } from './1796001606253-ThreadArtifacts.js';
+import { Agents1796003600265 } from './1796003600265-Agents.js';
+import { Threads1796003776067 } from './1796003776067-Threads.js';
 
 /**
  * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
@@ -10,4 +12,6 @@ export const MIGRATIONS = [
   Identity1795997710319,
   ToolCalls1796000694864,
   ThreadArtifacts1796001606253,
+  Agents1796003600265,
+  Threads1796003776067,
 ] as const;

@@ -1,10 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from './config/app-config.js';
 import { coreImports } from './core-imports.js';
+import { AgentsModule } from './modules/agents/agents.module.js';
 import { ArtifactsModule } from './modules/artifacts/artifacts.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { OcrModule } from './modules/ocr/ocr.module.js';
+import { ThreadsModule } from './modules/threads/threads.module.js';
 import { ToolsModule } from './modules/tools/tools.module.js';
 import { WorkspaceModule } from './modules/workspace/workspace.module.js';
 import { UsersModule } from './modules/users/users.module.js';
@@ -28,6 +30,8 @@ export class AppModule {
         WorkspaceModule,
         ArtifactsModule,
         OcrModule,
+        ThreadsModule,
+        AgentsModule,
         ...(runsWorkers ? WORKER_MODULES : []),
       ],
       providers: [ShutdownLog, ...(runsWorkers ? [BoundedWorkerDrain] : [])],

@@ -1,5 +1,7 @@
+import { AgentEntity } from '../modules/agents/agent.entity.js';
 import { ThreadArtifactEntity } from '../modules/artifacts/thread-artifact.entity.js';
 import { ApiKeyEntity } from '../modules/auth/api-keys/api-key.entity.js';
+import { ThreadEntity } from '../modules/threads/thread.entity.js';
 import { ToolCallEntity } from '../modules/tools/execution/audit/tool-call.entity.js';
 import { DepartmentEntity } from '../modules/users/department.entity.js';
 import { UserEntity } from '../modules/users/user.entity.js';
@@ -11,4 +13,6 @@ export const ENTITIES = [
   ApiKeyEntity,
   ToolCallEntity,
   ThreadArtifactEntity,
+  AgentEntity,
+  ThreadEntity,
 ] as const;

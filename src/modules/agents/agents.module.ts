@@ -1,0 +1,40 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ToolsModule } from '../tools/tools.module.js';
+import { UsersModule } from '../users/users.module.js';
+import { AgentEntity } from './agent.entity.js';
+import { AgentsController } from './agents.controller.js';
+import { AgentsRepository } from './agents.repository.js';
+import { AgentsService } from './agents.service.js';
+import { BuiltinAgents } from './builtin-agents.js';
+import { AgentConfigEditor } from './config/agent-config-editor.js';
+import { ConfigurableItems } from './config/configurable-items.js';
+import { AgentResourceCatalog } from './resources/agent-resource-catalog.js';
+import { AgentResourceSources } from './resources/agent-resource-sources.js';
+import { BuiltinToolsSource } from './resources/builtin-tools.source.js';
+import { SubagentsSource } from './resources/subagents.source.js';
+import { ShareConfigPolicy } from './sharing/share-config-policy.js';
+
+/**
+ * Agents: CRUD with share scopes, config validation and merge rules, builtin agents. Exports
+ * `AgentsService.findUsable` for the runtime and `AgentResourceCatalog`, where the skills, knowledge
+ * and MCP modules register the ids their resource field may reference.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([AgentEntity]), ToolsModule, UsersModule],
+  controllers: [AgentsController],
+  providers: [
+    AgentsRepository,
+    AgentsService,
+    AgentConfigEditor,
+    ConfigurableItems,
+    ShareConfigPolicy,
+    AgentResourceCatalog,
+    AgentResourceSources,
+    BuiltinToolsSource,
+    SubagentsSource,
+    BuiltinAgents,
+  ],
+  exports: [AgentsService, AgentResourceCatalog],
+})
+export class AgentsModule {}

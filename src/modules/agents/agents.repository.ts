@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import type { KeysetPosition } from '../../common/pagination/cursor.js';
+import { newestFirstPage } from '../../common/pagination/keyset.js';
+import { AgentEntity } from './agent.entity.js';
+import type { AgentActor } from './sharing/share-config.js';
+
+export type NewAgent = Pick<
+  AgentEntity,
+  'slug' | 'name' | 'description' | 'isSubagent' | 'builtin' | 'ownerId' | 'shareConfig' | 'config'
+>;
+export type AgentChanges = Partial<Pick<AgentEntity, 'name' | 'description' | 'shareConfig' | 'config'>>;
+
+/**
+ * Who can read an agent, in SQL; `canRead` in `sharing/share-config.ts` is the same rule in TypeScript.
+ * Superadmins read everything, admins the builtin agents, creators their own, others by read scope.
+ */
+function whereReadableBy<T extends AgentEntity>(
+  q: SelectQueryBuilder<T>,
+  actor: AgentActor,
+): SelectQueryBuilder<T> {
+  if (actor.role === 'superadmin') return q;
+  const scope = (name: string) => `a.share_config->'${name}'`;
+  const member = (name: string) =>
+    `(${scope(name)}->>'level' = 'global'
+      OR (${scope(name)}->>'level' = 'department'
+          AND ${scope(name)}->'department_ids' @> jsonb_build_array(CAST(:actorDepartment AS text)))
+      OR (${scope(name)}->>'level' = 'users'
+          AND ${scope(name)}->'user_ids' @> jsonb_build_array(CAST(:actorId AS text))))`;
+  return q.andWhere(
+    `(a.owner_id = :actorId OR (a.builtin AND :actorIsAdmin) OR ${member('read_scope')} OR ${member('manage_scope')})`,
+    { actorId: actor.id, actorDepartment: actor.departmentId, actorIsAdmin: actor.role === 'admin' },
+  );
+}
+
+@Injectable()
+export class AgentsRepository {
+  constructor(@InjectRepository(AgentEntity) private readonly rows: Repository<AgentEntity>) {}
+
+  findReadableBySlug(actor: AgentActor, slug: string): Promise<AgentEntity | null> {
+    return whereReadableBy(
+      this.rows.createQueryBuilder('a').where('a.slug = :slug', { slug }),
+      actor,
+    ).getOne();
+  }
+
+  listReadablePage(
+    actor: AgentActor,
+    includeSubagents: boolean,
+    limit: number,
+    after: KeysetPosition | null,
+  ): Promise<AgentEntity[]> {
+    const query = whereReadableBy(this.rows.createQueryBuilder('a'), actor);
+    if (!includeSubagents) query.andWhere('NOT a.is_subagent');
+    return newestFirstPage(query, 'a', limit, after).getMany();
+  }
+
+  listReadableSubagents(actor: AgentActor): Promise<AgentEntity[]> {
+    const query = this.rows.createQueryBuilder('a').where('a.is_subagent');
+    return whereReadableBy(query, actor).orderBy('a.slug', 'ASC').getMany();
+  }
+
+  /** Slugs equal to `base` or `base-<anything>`, to pick the next free suffix. */
+  async slugsLike(base: string): Promise<Set<string>> {
+    const rows = await this.rows
+      .createQueryBuilder('a')
+      .select('a.slug', 'slug')
+      .where('a.slug = :base OR a.slug LIKE :prefix', { base, prefix: `${base}-%` })
+      .getRawMany<{ slug: string }>();
+    return new Set(rows.map((row) => row.slug));
+  }
+
+  insert(agent: NewAgent): Promise<AgentEntity> {
+    return this.rows.save(this.rows.create(agent));
+  }
+
+  /** Inserts unless the slug exists (never overwrites; safe when several processes start together). */
+  async insertIfAbsent(agent: NewAgent): Promise<void> {
+    await this.rows.createQueryBuilder().insert().values(agent).orIgnore().execute();
+  }
+
+  /**
+   * Computes changes against the current row under a row lock, so concurrent edits merge against each
+   * other instead of overwriting. Returns the updated row, or null if it disappeared.
+   */
+  async updateLocked(
+    id: string,
+    decide: (current: AgentEntity) => Promise<AgentChanges>,
+  ): Promise<AgentEntity | null> {
+    return this.rows.manager.transaction(async (manager: EntityManager) => {
+      const agents = manager.getRepository(AgentEntity);
+      const current = await agents.findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+      if (current === null) return null;
+      const changes = await decide(current);
+      if (Object.keys(changes).length > 0) await agents.update({ id }, changes);
+      return agents.findOneBy({ id });
+    });
+  }
+
+  async deleteById(id: string): Promise<void> {
+    await this.rows.delete({ id });
+  }
+}

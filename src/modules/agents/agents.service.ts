@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import { decodeCursor, toPage, type Page } from '../../common/pagination/cursor.js';
+import { AppConfig } from '../../config/app-config.js';
+import { isUniqueViolation } from '../../database/unique-violation.js';
+import type { AgentEntity } from './agent.entity.js';
+import { AgentsErrors } from './agents.errors.js';
+import { AgentsRepository, type AgentChanges, type NewAgent } from './agents.repository.js';
+import { defaultAgentConfig, type AgentConfig } from './config/agent-config.js';
+import { AgentConfigEditor } from './config/agent-config-editor.js';
+import { firstFreeSlug, slugFromName } from './config/agent-slug.js';
+import { ConfigurableItems } from './config/configurable-items.js';
+import { AgentDto, AgentSummaryDto } from './dto/agent.dto.js';
+import type { CreateAgentDto } from './dto/create-agent.dto.js';
+import type { ListAgentsQueryDto } from './dto/list-agents-query.dto.js';
+import type { UpdateAgentDto } from './dto/update-agent.dto.js';
+import { canManage, type AgentActor } from './sharing/share-config.js';
+import { ShareConfigPolicy } from './sharing/share-config-policy.js';
+
+/** An agent the runtime may run for a user: its saved config, to intersect with the user's resources. */
+export interface UsableAgent {
+  id: string;
+  slug: string;
+  name: string;
+  isSubagent: boolean;
+  builtin: boolean;
+  ownerId: string | null;
+  config: AgentConfig;
+}
+
+const SLUG_ATTEMPTS = 5;
+
+@Injectable()
+export class AgentsService {
+  constructor(
+    private readonly agents: AgentsRepository,
+    private readonly editor: AgentConfigEditor,
+    private readonly sharing: ShareConfigPolicy,
+    private readonly items: ConfigurableItems,
+    private readonly appConfig: AppConfig,
+  ) {}
+
+  async create(actor: AgentActor, input: CreateAgentDto): Promise<AgentDto> {
+    const defaults = defaultAgentConfig(this.appConfig.llm.defaultModel);
+    const agent: Omit<NewAgent, 'slug'> = {
+      name: input.name,
+      description: input.description ?? null,
+      isSubagent: input.is_subagent ?? false,
+      builtin: false,
+      ownerId: actor.id,
+      config: await this.editor.apply(actor, defaults, input.config ?? {}, { fresh: true }),
+      shareConfig: await this.sharing.resolve(actor, actor.id, input.share_config ?? { version: 2 }),
+    };
+    return this.present(actor, await this.insertWithSlug(agent, input.slug));
+  }
+
+  async list(actor: AgentActor, query: ListAgentsQueryDto): Promise<Page<AgentSummaryDto>> {
+    const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
+    const rows = await this.agents.listReadablePage(actor, query.include_subagents, query.limit, after);
+    return toPage(rows, query.limit, (agent) => AgentSummaryDto.from(agent, permissionOf(actor, agent)));
+  }
+
+  async get(actor: AgentActor, slug: string): Promise<AgentDto> {
+    return this.present(actor, await this.readable(actor, slug));
+  }
+
+  async update(actor: AgentActor, slug: string, input: UpdateAgentDto): Promise<AgentDto> {
+    const agent = await this.manageable(actor, slug);
+    const updated = await this.agents.updateLocked(agent.id, async (current) => {
+      const changes: AgentChanges = {};
+      if (input.name !== undefined) changes.name = input.name;
+      if (input.description !== undefined) changes.description = input.description;
+      if (input.config !== undefined)
+        changes.config = await this.editor.apply(actor, current.config, input.config);
+      if (input.share_config !== undefined)
+        changes.shareConfig = await this.sharing.resolve(actor, current.ownerId, input.share_config);
+      return changes;
+    });
+    if (updated === null) throw AgentsErrors.notFound(slug);
+    return this.present(actor, updated);
+  }
+
+  async remove(actor: AgentActor, slug: string): Promise<void> {
+    const agent = await this.manageable(actor, slug);
+    if (agent.builtin) throw AgentsErrors.builtinImmutable(slug);
+    await this.agents.deleteById(agent.id);
+  }
+
+  /** The agent `actor` may run, with its saved config; `agents.not_found` when they cannot read it. */
+  async findUsable(actor: AgentActor, slug: string): Promise<UsableAgent> {
+    const agent = await this.readable(actor, slug);
+    const { id, name, isSubagent, builtin, ownerId, config } = agent;
+    return { id, slug: agent.slug, name, isSubagent, builtin, ownerId, config };
+  }
+
+  private async readable(actor: AgentActor, slug: string): Promise<AgentEntity> {
+    const agent = await this.agents.findReadableBySlug(actor, slug);
+    if (agent === null) throw AgentsErrors.notFound(slug);
+    return agent;
+  }
+
+  private async manageable(actor: AgentActor, slug: string): Promise<AgentEntity> {
+    const agent = await this.readable(actor, slug);
+    if (!canManage(actor, agent)) throw AgentsErrors.manageForbidden(slug);
+    return agent;
+  }
+
+  private async present(actor: AgentActor, agent: AgentEntity): Promise<AgentDto> {
+    const permission = permissionOf(actor, agent);
+    const items = permission === 'manage' ? await this.items.forEditor(actor, agent.config) : [];
+    return { ...AgentSummaryDto.from(agent, permission), configurable_items: items };
+  }
+
+  /** An explicit slug must be free (409); a generated one takes the next free `-N` suffix. */
+  private async insertWithSlug(
+    agent: Omit<NewAgent, 'slug'>,
+    explicit: string | undefined,
+  ): Promise<AgentEntity> {
+    if (explicit !== undefined) {
+      try {
+        return await this.agents.insert({ ...agent, slug: explicit });
+      } catch (error) {
+        if (isUniqueViolation(error, 'agents_slug_key')) throw AgentsErrors.slugTaken(explicit);
+        throw error;
+      }
+    }
+    const base = slugFromName(agent.name);
+    for (let attempt = 1; ; attempt++) {
+      const slug = firstFreeSlug(base, await this.agents.slugsLike(base));
+      try {
+        return await this.agents.insert({ ...agent, slug });
+      } catch (error) {
+        if (!isUniqueViolation(error, 'agents_slug_key') || attempt >= SLUG_ATTEMPTS) throw error;
+      }
+    }
+  }
+}
+
+function permissionOf(actor: AgentActor, agent: AgentEntity): 'read' | 'manage' {
+  return canManage(actor, agent) ? 'manage' : 'read';
+}

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../../../config/app-config.js';
+import type { ConfigurableItemDto } from '../dto/agent.dto.js';
+import { AgentResourceCatalog } from '../resources/agent-resource-catalog.js';
+import type { AgentActor } from '../sharing/share-config.js';
+import { ALL, defaultAgentConfig, isResourceField, type AgentConfig } from './agent-config.js';
+import { editableFields } from './agent-config-fields.js';
+
+/** The edit form for one caller: the fields they may change, with options from their own resources. */
+@Injectable()
+export class ConfigurableItems {
+  constructor(
+    private readonly catalog: AgentResourceCatalog,
+    private readonly appConfig: AppConfig,
+  ) {}
+
+  async forEditor(actor: AgentActor, config: AgentConfig): Promise<ConfigurableItemDto[]> {
+    const defaults = defaultAgentConfig(this.appConfig.llm.defaultModel);
+    return Promise.all(
+      editableFields(actor.role).map(async (metadata): Promise<ConfigurableItemDto> => {
+        const { field, name, description, type, minimum, maximum } = metadata;
+        const item: ConfigurableItemDto = { field, name, description, type, default: defaults[field] };
+        if (minimum !== undefined) item.minimum = minimum;
+        if (maximum !== undefined) item.maximum = maximum;
+        if (isResourceField(field)) {
+          let options = await this.catalog.usableOptions(field, actor);
+          if (field === 'preload_skills' && config.skills !== ALL) {
+            const selected = new Set(config.skills);
+            options = options.filter((option) => selected.has(option.value));
+          }
+          item.options = options;
+        }
+        return item;
+      }),
+    );
+  }
+}

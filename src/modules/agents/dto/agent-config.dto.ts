@@ -1,0 +1,49 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import {
+  MAX_EXECUTION_STEPS_LIMIT,
+  type AgentConfigInput,
+  type ResourceSelection,
+} from '../config/agent-config.js';
+import { ResourceSelectionField, WhenPresent } from './config-validators.js';
+
+/** A submitted config: every field optional (create fills defaults, update keeps saved values); no other keys. */
+export class AgentConfigDto implements AgentConfigInput {
+  @ApiPropertyOptional({ maxLength: 100_000 })
+  @WhenPresent()
+  @IsString()
+  @MaxLength(100_000)
+  system_prompt?: string;
+
+  @ApiPropertyOptional({ description: 'Defaults to DEFAULT_MODEL.' })
+  @WhenPresent()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  model?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_EXECUTION_STEPS_LIMIT, description: 'Admins only.' })
+  @WhenPresent()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_EXECUTION_STEPS_LIMIT)
+  max_execution_steps?: number;
+
+  @ResourceSelectionField('Builtin tool ids, default "all".')
+  tools?: ResourceSelection;
+
+  @ResourceSelectionField('Knowledge base ids, default "all".')
+  knowledges?: ResourceSelection;
+
+  @ResourceSelectionField('Shared skill slugs, default "all".')
+  skills?: ResourceSelection;
+
+  @ResourceSelectionField('Subagent slugs, default ["general-purpose"].')
+  subagents?: ResourceSelection;
+
+  @ResourceSelectionField('MCP server slugs, default [].')
+  mcps?: ResourceSelection;
+
+  @ResourceSelectionField('Skills preloaded in full, among the selected skills; default [].')
+  preload_skills?: ResourceSelection;
+}

@@ -1,0 +1,98 @@
+import {
+  Controller,
+  Get,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Query,
+  StreamableFile,
+  UploadedFile,
+  UseInterceptors,
+} from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../../common/auth/auth.decorators.js';
+import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
+import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { AppConfig } from '../../config/app-config.js';
+import { ThreadArtifactsRepository } from '../artifacts/thread-artifacts.repository.js';
+import { WorkspaceService } from '../workspace/workspace.service.js';
+import { ArtifactListDto, FileQueryDto, UploadedPathDto } from './dto/thread.dto.js';
+import { ThreadsErrors } from './threads.errors.js';
+import { ThreadsService, workdirOf } from './threads.service.js';
+
+/** What multer's memory storage hands over (the fields used here). */
+interface UploadedBuffer {
+  originalname: string;
+  buffer: Buffer;
+}
+
+/** Files of a thread's workdir: upload, download, and the artifacts presented in it. */
+@ApiTags('Workspace and artifacts')
+@ApiBearerAuth()
+@ApiErrors(400, 401, [404, 'threads.not_found', 'workspace.not_found'])
+@Controller('threads/:id')
+export class ThreadFilesController {
+  constructor(
+    private readonly threads: ThreadsService,
+    private readonly workspace: WorkspaceService,
+    private readonly artifacts: ThreadArtifactsRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Post('files')
+  @UseInterceptors(FileInterceptor('file'))
+  @ApiOperation({ summary: "Upload a file into the thread's workdir (never overwrites: name-1.ext, …)" })
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } })
+  @ApiErrors([413, 'common.payload_too_large', 'workspace.too_large'])
+  async upload(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', new ParseUUIDPipe()) id: string,
+    @UploadedFile() file: UploadedBuffer | undefined,
+  ): Promise<UploadedPathDto> {
+    const thread = await this.threads.getOwned(user, id);
+    if (file === undefined) throw ThreadsErrors.noFile();
+    // multer decodes the multipart filename as latin1; clients send UTF-8.
+    const name = Buffer.from(file.originalname, 'latin1').toString('utf8');
+    const path = await this.workspace.saveUpload(
+      user,
+      workdirOf(thread),
+      name,
+      file.buffer,
+      this.config.http.uploadLimitBytes,
+    );
+    return { path };
+  }
+
+  @Get('files')
+  @ApiOperation({ summary: 'Download a file the caller may see (path absolute or relative to the workdir)' })
+  @ApiProduces('application/octet-stream')
+  async download(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', new ParseUUIDPipe()) id: string,
+    @Query() query: FileQueryDto,
+  ): Promise<StreamableFile> {
+    const thread = await this.threads.getOwned(user, id);
+    const path = query.path.startsWith('/') ? query.path : `${workdirOf(thread)}${query.path}`;
+    const file = await this.workspace.openForDownload(user, path);
+    return new StreamableFile(file.stream, {
+      type: file.mimeType,
+      length: file.size,
+      disposition: `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+    });
+  }
+
+  @Get('artifacts')
+  @ApiOperation({ summary: 'Files presented in the thread, in presentation order' })
+  async listArtifacts(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', new ParseUUIDPipe()) id: string,
+  ): Promise<ArtifactListDto> {
+    await this.threads.getOwned(user, id);
+    const rows = await this.artifacts.listForThread(id, user.id);
+    return {
+      items: rows.map((a) => ({ path: a.path, run_id: a.runId, created_at: a.createdAt.toISOString() })),
+    };
+  }
+}

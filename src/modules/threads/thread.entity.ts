@@ -1,0 +1,54 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import { UserEntity } from '../users/user.entity.js';
+
+/** A conversation of one user with one agent; its files live in the project workdir `project`. */
+@Entity({ name: 'threads' })
+@Index('threads_user_request_key', ['userId', 'requestId'], { unique: true })
+@Index('threads_user_created_idx', ['userId', 'createdAt'])
+export class ThreadEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid' })
+  userId: string;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: UserEntity;
+
+  @Column({ type: 'varchar', length: 64 })
+  agentSlug: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  title: string;
+
+  /** Workdir slug: `/home/gem/user-data/workdir/<project>/`. */
+  @Column({ type: 'varchar', length: 64 })
+  project: string;
+
+  /** Set for a subagent's child thread (not listed with the user's threads). */
+  @Column({ type: 'uuid', nullable: true })
+  parentThreadId: string | null;
+
+  /** Idempotency key of the creating request (null when none was given). */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  requestId: string | null;
+
+  @Column({ type: 'char', length: 64, nullable: true })
+  payloadDigest: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,73 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Patch,
+  Post,
+  Query,
+} from '@nestjs/common';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../../common/auth/auth.decorators.js';
+import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
+import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
+import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { CreateThreadDto, ThreadDto, ThreadPageDto, UpdateThreadDto } from './dto/thread.dto.js';
+import { ThreadsService } from './threads.service.js';
+
+@ApiTags('Threads')
+@ApiBearerAuth()
+@ApiErrors(400, 401)
+@Controller('threads')
+export class ThreadsController {
+  constructor(private readonly threads: ThreadsService) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Start a conversation with an agent (idempotent with request_id)' })
+  @ApiErrors([409, 'common.request_id_conflict'], [422, 'threads.unknown_agent'])
+  create(@CurrentUser() user: AuthenticatedUser, @Body() body: CreateThreadDto): Promise<ThreadDto> {
+    return this.threads.create(user, body);
+  }
+
+  @Get()
+  @ApiOperation({ summary: "The caller's threads, newest first" })
+  list(@CurrentUser() user: AuthenticatedUser, @Query() query: PageQueryDto): Promise<ThreadPageDto> {
+    return this.threads.list(user, query);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One of the caller’s threads' })
+  @ApiErrors([404, 'threads.not_found'])
+  get(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', new ParseUUIDPipe()) id: string,
+  ): Promise<ThreadDto> {
+    return this.threads.get(user, id);
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Rename a thread' })
+  @ApiErrors([404, 'threads.not_found'])
+  rename(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', new ParseUUIDPipe()) id: string,
+    @Body() body: UpdateThreadDto,
+  ): Promise<ThreadDto> {
+    return this.threads.rename(user, id, body.title);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a thread (its workdir files stay in the user’s data)' })
+  @ApiNoContentResponse()
+  @ApiErrors([404, 'threads.not_found'])
+  delete(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', new ParseUUIDPipe()) id: string,
+  ): Promise<void> {
+    return this.threads.delete(user, id);
+  }
+}

@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { MulterModule } from '@nestjs/platform-express';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '../../config/app-config.js';
+import { AgentsModule } from '../agents/agents.module.js';
+import { ArtifactsModule } from '../artifacts/artifacts.module.js';
+import { WorkspaceModule } from '../workspace/workspace.module.js';
+import { ThreadFilesController } from './thread-files.controller.js';
+import { ThreadEntity } from './thread.entity.js';
+import { ThreadsController } from './threads.controller.js';
+import { ThreadsRepository } from './threads.repository.js';
+import { ThreadsService } from './threads.service.js';
+
+/** Threads (conversations) and their workdir files; runs and messages arrive with the runtime. */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([ThreadEntity]),
+    AgentsModule,
+    WorkspaceModule,
+    ArtifactsModule,
+    MulterModule.registerAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({ limits: { fileSize: config.http.uploadLimitBytes, files: 1 } }),
+    }),
+  ],
+  controllers: [ThreadsController, ThreadFilesController],
+  providers: [ThreadsRepository, ThreadsService],
+  exports: [ThreadsService],
+})
+export class ThreadsModule {}

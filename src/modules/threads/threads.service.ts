@@ -1,0 +1,85 @@
+import { Injectable } from '@nestjs/common';
+import { createHash, randomUUID } from 'node:crypto';
+import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
+import { CommonErrors } from '../../common/errors/common.errors.js';
+import { decodeCursor, toPage, type Page } from '../../common/pagination/cursor.js';
+import type { PageQueryDto } from '../../common/pagination/page-query.dto.js';
+import { AgentsService } from '../agents/agents.service.js';
+import { workdirVirtualPath } from '../workspace/paths/virtual-paths.js';
+import { ThreadDto, type CreateThreadDto } from './dto/thread.dto.js';
+import type { ThreadEntity } from './thread.entity.js';
+import { ThreadsErrors } from './threads.errors.js';
+import { ThreadsRepository } from './threads.repository.js';
+
+const projectOf = (threadId: string) => `t-${threadId}`;
+
+export const workdirOf = (thread: Pick<ThreadEntity, 'project'>) => workdirVirtualPath(thread.project);
+
+@Injectable()
+export class ThreadsService {
+  constructor(
+    private readonly threads: ThreadsRepository,
+    private readonly agents: AgentsService,
+  ) {}
+
+  async create(user: AuthenticatedUser, input: CreateThreadDto): Promise<ThreadDto> {
+    const title = input.title?.trim() || 'New conversation';
+    const requestId = input.request_id ?? null;
+    const payloadDigest = createHash('sha256')
+      .update(JSON.stringify([input.agent_slug, title]))
+      .digest('hex');
+    if (requestId !== null) {
+      const existing = await this.threads.findByRequest(user.id, requestId);
+      if (existing !== null) return this.replay(existing, payloadDigest, requestId);
+    }
+    // Subagents run only as children of a parent run, never in a chat thread of their own.
+    const agent = await this.agents.findUsable(user, input.agent_slug).catch(() => null);
+    if (agent === null || agent.isSubagent) throw ThreadsErrors.unknownAgent(input.agent_slug);
+    const id = randomUUID();
+    const row = await this.threads.insertOrGetByRequest({
+      id,
+      userId: user.id,
+      agentSlug: input.agent_slug,
+      title,
+      project: projectOf(id),
+      requestId,
+      payloadDigest,
+    });
+    return requestId === null
+      ? ThreadDto.from(row, workdirOf(row))
+      : this.replay(row, payloadDigest, requestId);
+  }
+
+  async list(user: AuthenticatedUser, query: PageQueryDto): Promise<Page<ThreadDto>> {
+    const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
+    const rows = await this.threads.listOwnedPage(user.id, query.limit, after);
+    return toPage(rows, query.limit, (t) => ThreadDto.from(t, workdirOf(t)));
+  }
+
+  /** The caller's thread, or 404 (another user's thread is never revealed). */
+  async getOwned(user: AuthenticatedUser, id: string): Promise<ThreadEntity> {
+    const thread = await this.threads.findOwned(user.id, id);
+    if (thread === null) throw ThreadsErrors.notFound();
+    return thread;
+  }
+
+  async get(user: AuthenticatedUser, id: string): Promise<ThreadDto> {
+    const thread = await this.getOwned(user, id);
+    return ThreadDto.from(thread, workdirOf(thread));
+  }
+
+  async rename(user: AuthenticatedUser, id: string, title: string): Promise<ThreadDto> {
+    await this.getOwned(user, id);
+    await this.threads.rename(user.id, id, title.trim());
+    return this.get(user, id);
+  }
+
+  async delete(user: AuthenticatedUser, id: string): Promise<void> {
+    if (!(await this.threads.deleteOwned(user.id, id))) throw ThreadsErrors.notFound();
+  }
+
+  private replay(row: ThreadEntity, payloadDigest: string, requestId: string): ThreadDto {
+    if (row.payloadDigest !== payloadDigest) throw CommonErrors.requestIdConflict(requestId);
+    return ThreadDto.from(row, workdirOf(row));
+  }
+}
