@@ -1,0 +1,47 @@
+import { DomainError } from '../../../common/errors/domain-error.js';
+
+/** What the run records when the model cannot answer. Details carry no provider message or credential. */
+export interface ModelFailureDetails {
+  model: string;
+  attempts: number;
+  /** The provider's HTTP status of the last try; absent when the connection failed or timed out. */
+  status?: number;
+  /** `reset` or `timeout` when the last try got no HTTP answer. */
+  connection?: 'reset' | 'timeout';
+  retry_after_seconds?: number;
+}
+
+const retryAfter = (details: ModelFailureDetails) => details.retry_after_seconds;
+
+export const ModelErrors = {
+  rateLimited: (details: ModelFailureDetails) =>
+    new DomainError(
+      'rate_limited',
+      'models.rate_limited',
+      `The model provider is rate limiting requests (gave up after ${details.attempts} attempts).`,
+      { details: { ...details }, retryAfterSeconds: retryAfter(details) },
+    ),
+  unavailable: (details: ModelFailureDetails) =>
+    new DomainError(
+      'unavailable',
+      'models.unavailable',
+      `The model provider is unavailable (gave up after ${details.attempts} attempts).`,
+      { details: { ...details }, retryAfterSeconds: retryAfter(details) },
+    ),
+  /** The provider refused this request (400, 404, 422…): trying again would not help. */
+  badRequest: (details: ModelFailureDetails) =>
+    new DomainError(
+      'unprocessable',
+      'models.bad_request',
+      `The model provider rejected the request (status ${details.status ?? 'unknown'}).`,
+      { details: { ...details } },
+    ),
+  /** Our credentials for the provider were refused: a configuration problem, not the caller's. */
+  authFailed: (details: ModelFailureDetails) =>
+    new DomainError(
+      'unavailable',
+      'models.auth_failed',
+      `The model provider refused our credentials (status ${details.status ?? 'unknown'}); check OPENAI_API_KEY.`,
+      { details: { ...details } },
+    ),
+};

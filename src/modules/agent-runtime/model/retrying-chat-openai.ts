@@ -1,0 +1,68 @@
+import { ChatOpenAICompletions, type ChatOpenAIFields, type OpenAIClient } from '@langchain/openai';
+import type { MessageContent } from '@langchain/core/messages';
+import { callWithModelRetries, type ModelRetryContext } from './call-with-model-retries.js';
+import type { ModelRetryOptions } from './model-retry-policy.js';
+
+type StreamingRequest = OpenAIClient.Chat.ChatCompletionCreateParamsStreaming;
+type NonStreamingRequest = OpenAIClient.Chat.ChatCompletionCreateParamsNonStreaming;
+type RequestOptions = OpenAIClient.RequestOptions;
+
+export interface RetryingChatOpenAIFields extends ChatOpenAIFields {
+  retry: ModelRetryOptions;
+  /** Test seams and logging hooks for the retry loop. */
+  retryHooks?: Pick<ModelRetryContext, 'sleep' | 'random' | 'now' | 'onRetry'>;
+}
+
+/**
+ * A Chat Completions model (any OpenAI-compatible endpoint) whose HTTP requests go through our retry
+ * policy instead of LangChain's and the SDK's (both set to 0 retries). Every request, streamed or not,
+ * passes through `completionWithRetry`; a stream is retried only before its first chunk, so no output is
+ * ever repeated.
+ */
+export class RetryingChatOpenAI extends ChatOpenAICompletions {
+  private readonly retry: ModelRetryOptions;
+  private readonly retryHooks: RetryingChatOpenAIFields['retryHooks'];
+
+  constructor(fields: RetryingChatOpenAIFields) {
+    const { retry, retryHooks, ...openAIFields } = fields;
+    super({ ...openAIFields, maxRetries: 0 });
+    this.retry = retry;
+    this.retryHooks = retryHooks;
+  }
+
+  /**
+   * A length-based token estimate. LangChain's default downloads tiktoken encodings from the internet
+   * on first use (an outbound call we do not allow, and a 30 s stall offline); the provider's own usage
+   * figures arrive with each streamed reply anyway.
+   */
+  override getNumTokens(content: MessageContent): Promise<number> {
+    const text =
+      typeof content === 'string'
+        ? content
+        : content
+            .map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
+            .join('');
+    return Promise.resolve(Math.ceil(text.length / 4));
+  }
+
+  override completionWithRetry(
+    request: StreamingRequest,
+    requestOptions?: RequestOptions,
+  ): Promise<AsyncIterable<OpenAIClient.Chat.Completions.ChatCompletionChunk>>;
+  override completionWithRetry(
+    request: NonStreamingRequest,
+    requestOptions?: RequestOptions,
+  ): Promise<OpenAIClient.Chat.Completions.ChatCompletion>;
+  override completionWithRetry(
+    request: StreamingRequest | NonStreamingRequest,
+    requestOptions?: RequestOptions,
+  ): Promise<unknown> {
+    const once = () => super.completionWithRetry(request as never, { ...requestOptions, maxRetries: 0 });
+    return callWithModelRetries(once, {
+      ...this.retryHooks,
+      model: this.model,
+      options: this.retry,
+      signal: requestOptions?.signal ?? undefined,
+    });
+  }
+}

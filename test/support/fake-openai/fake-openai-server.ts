@@ -1,0 +1,81 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { completionBody, streamedChunks } from './completion-chunks';
+import type { FakeFailure, FakeReply, RecordedRequest } from './fake-openai-script';
+
+/**
+ * A local OpenAI-compatible endpoint (`POST /v1/chat/completions`, streamed or not) that replays a
+ * script of replies, one per request, and records every request. `failNext` makes the next requests
+ * fail with a status (or hang) before the script resumes.
+ */
+export class FakeOpenAiServer {
+  readonly requests: RecordedRequest[] = [];
+  private readonly replies: FakeReply[] = [];
+  private readonly failures: FakeFailure[] = [];
+  private readonly sockets = new Set<Socket>();
+  private readonly server: Server = createServer((req, res) => void this.handle(req, res));
+
+  static async start(): Promise<FakeOpenAiServer> {
+    const fake = new FakeOpenAiServer();
+    fake.server.on('connection', (socket) => {
+      fake.sockets.add(socket);
+      socket.on('close', () => fake.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    return fake;
+  }
+
+  /** The base URL to configure as `OPENAI_BASE_URL`. */
+  get baseUrl(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+  }
+
+  /** Appends replies to the script. */
+  script(...replies: FakeReply[]): this {
+    this.replies.push(...replies);
+    return this;
+  }
+
+  /** The next `count` requests get this failure instead of a reply (they are recorded, not scripted). */
+  failNext(count: number, failure: FakeFailure): this {
+    for (let i = 0; i < count; i++) this.failures.push(failure);
+    return this;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (req.method !== 'POST' || req.url !== '/v1/chat/completions')
+      return this.json(res, 404, { error: 'not found' });
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RecordedRequest['body'];
+    this.requests.push({ headers: req.headers, body });
+    const number = this.requests.length;
+
+    const failure = this.failures.shift();
+    if (failure?.kind === 'hang') return;
+    if (failure?.kind === 'status') {
+      if (failure.retryAfter !== undefined) res.setHeader('retry-after', failure.retryAfter);
+      return this.json(res, failure.status, {
+        error: { message: `scripted ${failure.status}`, type: 'fake' },
+      });
+    }
+    const reply = this.replies.shift();
+    if (reply === undefined) return this.json(res, 500, { error: { message: 'the fake script is empty' } });
+
+    if (body.stream !== true) return this.json(res, 200, completionBody(reply, body.model, number));
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const includeUsage = body.stream_options?.include_usage === true;
+    for (const data of streamedChunks(reply, body.model, number, includeUsage))
+      res.write(`data: ${JSON.stringify(data)}\n\n`);
+    res.end('data: [DONE]\n\n');
+  }
+
+  private json(res: ServerResponse, status: number, body: unknown): void {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  }
+}
