@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { canonicalDigest } from '../../common/crypto/canonical-digest.js';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
 import { CommonErrors } from '../../common/errors/common.errors.js';
 import { decodeCursor, toPage, type Page } from '../../common/pagination/cursor.js';
@@ -25,9 +26,7 @@ export class ThreadsService {
   async create(user: AuthenticatedUser, input: CreateThreadDto): Promise<ThreadDto> {
     const title = input.title?.trim() || 'New conversation';
     const requestId = input.request_id ?? null;
-    const payloadDigest = createHash('sha256')
-      .update(JSON.stringify([input.agent_slug, title]))
-      .digest('hex');
+    const payloadDigest = canonicalDigest([input.agent_slug, title]);
     if (requestId !== null) {
       const existing = await this.threads.findByRequest(user.id, requestId);
       if (existing !== null) return this.replay(existing, payloadDigest, requestId);

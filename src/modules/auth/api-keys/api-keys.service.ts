@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
 import { CommonErrors } from '../../../common/errors/common.errors.js';
 import { decodeCursor, toPage, type Page } from '../../../common/pagination/cursor.js';
@@ -22,9 +23,7 @@ export class ApiKeysService {
   async create(owner: AuthenticatedUser, input: CreateApiKeyDto): Promise<ApiKeyCreatedDto> {
     const expiresAt = input.expires_at === undefined ? null : new Date(input.expires_at);
     const requestId = input.request_id ?? randomUUID();
-    const payloadDigest = createHash('sha256')
-      .update(JSON.stringify([input.name, expiresAt?.toISOString() ?? null]))
-      .digest('hex');
+    const payloadDigest = canonicalDigest([input.name, expiresAt?.toISOString() ?? null]);
     const derived = this.deriver.derive(owner.id, requestId);
 
     // A replay returns the first result, even once its expiry has passed; only new keys must expire later.

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { RequestIdField } from '../../../common/idempotency/request-id.field.js';
 import type { ThreadEntity } from '../thread.entity.js';
 
 export class CreateThreadDto {
@@ -15,12 +16,7 @@ export class CreateThreadDto {
   @MaxLength(200)
   title?: string;
 
-  @ApiPropertyOptional({
-    description: 'Idempotency key: a replay with the same payload returns the same thread.',
-  })
-  @IsOptional()
-  @IsString()
-  @Matches(/^[A-Za-z0-9._:-]{1,64}$/, { message: 'request_id must be 1-64 letters, digits or ._:-' })
+  @RequestIdField()
   request_id?: string;
 }
 

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateString, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsDateString, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { RequestIdField } from '../../../../common/idempotency/request-id.field.js';
 import type { ApiKeyEntity } from '../api-key.entity.js';
 
 export class CreateApiKeyDto {
@@ -14,12 +15,7 @@ export class CreateApiKeyDto {
   @IsDateString({ strict: true })
   expires_at?: string;
 
-  @ApiPropertyOptional({
-    description: 'Idempotency key: a replay with the same payload returns the same key.',
-  })
-  @IsOptional()
-  @IsString()
-  @Matches(/^[A-Za-z0-9._:-]{1,64}$/, { message: 'request_id must be 1-64 letters, digits or ._:-' })
+  @RequestIdField()
   request_id?: string;
 }
 

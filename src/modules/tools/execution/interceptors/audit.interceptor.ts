@@ -1,4 +1,4 @@
-import { canonicalDigest } from '../audit/canonical-digest.js';
+import { canonicalDigest } from '../../../../common/crypto/canonical-digest.js';
 import type { ToolCallAuditWriter } from '../audit/tool-call-audit-writer.js';
 import type { NextStep, ToolCallResult, ToolCallScope, ToolInterceptor } from '../tool-call-scope.js';
 

@@ -1,0 +1,14 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Matches } from 'class-validator';
+
+/** The optional `request_id` idempotency key of creating POSTs (API.md "Conventions"). */
+export const RequestIdField = () =>
+  applyDecorators(
+    ApiPropertyOptional({
+      description: 'Idempotency key: a replay with the same payload returns the first result.',
+    }),
+    IsOptional(),
+    IsString(),
+    Matches(/^[A-Za-z0-9._:-]{1,64}$/, { message: 'request_id must be 1-64 letters, digits or ._:-' }),
+  );
