@@ -3,6 +3,7 @@ import { ToolCalls1796000694864 } from './1796000694864-ToolCalls.js';
 import { ThreadArtifacts1796001606253 } from './1796001606253-ThreadArtifacts.js';
 import { Agents1796003600265 } from './1796003600265-Agents.js';
 import { Threads1796003776067 } from './1796003776067-Threads.js';
+import { Runs1796007390847 } from './1796007390847-Runs.js';
 
 /**
  * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
@@ -14,4 +15,5 @@ export const MIGRATIONS = [
   ThreadArtifacts1796001606253,
   Agents1796003600265,
   Threads1796003776067,
+  Runs1796007390847,
 ] as const;

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from './config/app-config.js';
 import { coreImports } from './core-imports.js';
+import { AgentRuntimeModule } from './modules/agent-runtime/agent-runtime.module.js';
 import { AgentsModule } from './modules/agents/agents.module.js';
 import { ArtifactsModule } from './modules/artifacts/artifacts.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
@@ -32,6 +33,7 @@ export class AppModule {
         OcrModule,
         ThreadsModule,
         AgentsModule,
+        AgentRuntimeModule,
         ...(runsWorkers ? WORKER_MODULES : []),
       ],
       providers: [ShutdownLog, ...(runsWorkers ? [BoundedWorkerDrain] : [])],

@@ -73,7 +73,19 @@ export class AppConfig {
     readonly workerMemoryMb: number;
   };
   readonly runtime: {
+    /** A claimed run's lease; the worker renews it every third of this. */
     readonly runLeaseSeconds: number;
+    /** How often workers look for runs with an expired lease or a lost job. */
+    readonly reconcileSeconds: number;
+    /** Claims of one run (first try plus re-queues after a lost worker) before it fails. */
+    readonly maxAttempts: number;
+    /** Runs one worker process executes at once. */
+    readonly workerConcurrency: number;
+    /** Message deltas are batched into one event per this many milliseconds. */
+    readonly eventFlushMs: number;
+    readonly sseHeartbeatSeconds: number;
+    /** Bound of `POST /api/agent-calls` with `wait: true` before it answers 504. */
+    readonly agentCallWaitSeconds: number;
     readonly shutdownGraceSeconds: number;
   };
 

@@ -144,6 +144,12 @@ const schema = z.object({
   DOUBAO_SEARCH_API_KEY: optionalText,
   DOUBAO_SEARCH_BASE_URL: url(['http:', 'https:'], 'https://open.feedcoopapi.com'),
   RUN_LEASE_SECONDS: integer(30, 3, 3600),
+  RUN_RECONCILE_SECONDS: integer(5, 1, 600),
+  RUN_MAX_ATTEMPTS: integer(3, 1, 20),
+  RUN_WORKER_CONCURRENCY: integer(10, 1, 500),
+  RUN_EVENT_FLUSH_MS: integer(50, 0, 5000),
+  SSE_HEARTBEAT_SECONDS: integer(15, 1, 300),
+  AGENT_CALL_WAIT_SECONDS: integer(60, 1, 3600),
   TOOL_TIMEOUT_SECONDS: integer(60, 1, 3600),
   OCR_ENGINE: z.enum(['local', 'http', 'disable']).default('local'),
   OCR_HTTP_URL: z
@@ -290,6 +296,12 @@ export function parseConfig(env: Environment): AppConfig {
     },
     runtime: {
       runLeaseSeconds: e.RUN_LEASE_SECONDS,
+      reconcileSeconds: e.RUN_RECONCILE_SECONDS,
+      maxAttempts: e.RUN_MAX_ATTEMPTS,
+      workerConcurrency: e.RUN_WORKER_CONCURRENCY,
+      eventFlushMs: e.RUN_EVENT_FLUSH_MS,
+      sseHeartbeatSeconds: e.SSE_HEARTBEAT_SECONDS,
+      agentCallWaitSeconds: e.AGENT_CALL_WAIT_SECONDS,
       shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     },
   });

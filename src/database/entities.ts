@@ -1,3 +1,6 @@
+import { RunEventEntity } from '../modules/agent-runtime/events/run-event.entity.js';
+import { MessageEntity } from '../modules/agent-runtime/messages/message.entity.js';
+import { RunEntity } from '../modules/agent-runtime/runs/run.entity.js';
 import { AgentEntity } from '../modules/agents/agent.entity.js';
 import { ThreadArtifactEntity } from '../modules/artifacts/thread-artifact.entity.js';
 import { ApiKeyEntity } from '../modules/auth/api-keys/api-key.entity.js';
@@ -15,4 +18,7 @@ export const ENTITIES = [
   ThreadArtifactEntity,
   AgentEntity,
   ThreadEntity,
+  RunEntity,
+  RunEventEntity,
+  MessageEntity,
 ] as const;

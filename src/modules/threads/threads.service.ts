@@ -12,7 +12,8 @@ import type { ThreadEntity } from './thread.entity.js';
 import { ThreadsErrors } from './threads.errors.js';
 import { ThreadsRepository } from './threads.repository.js';
 
-const projectOf = (threadId: string) => `t-${threadId}`;
+/** The workdir slug of a thread: `/home/gem/user-data/workdir/t-<thread id>/`. */
+export const projectOf = (threadId: string) => `t-${threadId}`;
 
 export const workdirOf = (thread: Pick<ThreadEntity, 'project'>) => workdirVirtualPath(thread.project);
 

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { ArtifactsModule } from '../artifacts/artifacts.module.js';
+import { ThreadsModule } from '../threads/threads.module.js';
+import { AgentCallsController } from './agent-calls/agent-calls.controller.js';
+import { AgentCallsService } from './agent-calls/agent-calls.service.js';
+import { RunEventsController } from './events/run-events.controller.js';
+import { RunCancellation } from './runs/run-cancellation.js';
+import { RunCreation } from './runs/run-creation.js';
+import { RunsController } from './runs/runs.controller.js';
+import { RunsService } from './runs/runs.service.js';
+import { RunsCoreModule } from './runs-core.module.js';
+
+/** API side of runs: create, read, cancel, stream, messages and state, and `agent-calls`. */
+@Module({
+  imports: [RunsCoreModule, ThreadsModule, ArtifactsModule],
+  controllers: [RunsController, RunEventsController, AgentCallsController],
+  providers: [RunsService, RunCreation, RunCancellation, AgentCallsService],
+})
+export class AgentRuntimeModule {}

@@ -1,0 +1,17 @@
+/**
+ * What a run executes with: the agent's saved selection intersected with what the running user may use
+ * (seed "工具组装流程" step 1), frozen on the run when it is first claimed so a resumed run behaves the
+ * same. Lists are concrete ids (`"all"` is expanded).
+ */
+export interface RunConfigSnapshot {
+  agent: { id: string; slug: string; name: string; is_subagent: boolean };
+  system_prompt: string;
+  model: string;
+  max_execution_steps: number;
+  tools: string[];
+  knowledges: string[];
+  skills: string[];
+  subagents: string[];
+  mcps: string[];
+  preload_skills: string[];
+}

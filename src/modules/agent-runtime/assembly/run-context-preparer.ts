@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { AgentResourceCatalog } from '../../agents/resources/agent-resource-catalog.js';
+import {
+  ALL,
+  RESOURCE_FIELDS,
+  type ResourceField,
+  type ResourceSelection,
+} from '../../agents/config/agent-config.js';
+import type { RunEntity } from '../runs/run.entity.js';
+import type { RunConfigSnapshot } from './run-config-snapshot.js';
+import { RunAuthorization, type RunActor } from './run-authorization.js';
+
+export interface PreparedRun {
+  actor: RunActor;
+  snapshot: RunConfigSnapshot;
+}
+
+/**
+ * Step 1 of assembly: the agent's saved selection intersected with what the running user may use now.
+ * `"all"` means every resource the user may use; an explicit list keeps only the usable ids, in order.
+ */
+@Injectable()
+export class RunContextPreparer {
+  constructor(
+    private readonly authorization: RunAuthorization,
+    private readonly catalog: AgentResourceCatalog,
+  ) {}
+
+  async prepare(run: Pick<RunEntity, 'userId' | 'agentSlug' | 'model'>): Promise<PreparedRun> {
+    const { actor, agent } = await this.authorization.actorAndAgent(run.userId, run.agentSlug);
+    const resolved = await Promise.all(
+      RESOURCE_FIELDS.map(
+        async (field) => [field, await this.resolve(field, agent.config[field], actor)] as const,
+      ),
+    );
+    const fields = Object.fromEntries(resolved) as Record<ResourceField, string[]>;
+    // Only skills the run may use can be preloaded.
+    const skills = new Set(fields.skills);
+    fields.preload_skills = fields.preload_skills.filter((slug) => skills.has(slug));
+    return {
+      actor,
+      snapshot: {
+        agent: { id: agent.id, slug: agent.slug, name: agent.name, is_subagent: agent.isSubagent },
+        system_prompt: agent.config.system_prompt,
+        model: run.model ?? agent.config.model,
+        max_execution_steps: agent.config.max_execution_steps,
+        ...fields,
+      },
+    };
+  }
+
+  private async resolve(
+    field: ResourceField,
+    selection: ResourceSelection,
+    actor: RunActor,
+  ): Promise<string[]> {
+    const usable = await this.catalog.usableOptions(field, actor);
+    if (selection === ALL) return usable.map((option) => option.value);
+    const ids = new Set(usable.map((option) => option.value));
+    return selection.filter((id) => ids.has(id));
+  }
+}

@@ -1,0 +1,85 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DomainError } from '../../../common/errors/domain-error.js';
+import { argsJsonSchema } from '../../tools/registry/args-json-schema.js';
+import { ToolRegistry } from '../../tools/registry/tool-registry.js';
+import type { OfferedTool, ToolSourceContext } from './run-tool-sources.js';
+import { RunToolSources } from './run-tool-sources.js';
+
+export interface UnavailableComponent {
+  component: string;
+  reason: string;
+  available: false;
+}
+
+export interface AssembledTools {
+  executable: OfferedTool[];
+  unavailable: UnavailableComponent[];
+}
+
+export const nameConflict = (name: string, sources: [string, string]) =>
+  new DomainError(
+    'conflict',
+    'tools.name_conflict',
+    `Two tool sources offer a tool named "${name}": ${sources[0]} and ${sources[1]}.`,
+    { details: { tool: name, sources } },
+  );
+
+/**
+ * Step 2 of assembly: the run's executable tools. The selected builtin tools, the base tools (always),
+ * then every registered source (skill dependencies, MCP servers), loaded concurrently. A tool whose
+ * configuration is missing is left out and recorded; one name offered by two sources fails the run.
+ */
+@Injectable()
+export class ToolAssembler {
+  private readonly logger = new Logger(ToolAssembler.name);
+
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly sources: RunToolSources,
+  ) {}
+
+  async assemble(context: ToolSourceContext): Promise<AssembledTools> {
+    const unavailable: UnavailableComponent[] = [];
+    const offered: [string, OfferedTool][] = [];
+    const selected = new Set(context.snapshot.tools);
+    for (const tool of this.registry.list()) {
+      const { metadata } = tool;
+      const source = metadata.base ? 'base tools' : 'builtin tools';
+      if (!metadata.base && !(metadata.category === 'builtin' && selected.has(metadata.name))) continue;
+      const availability = tool.availability();
+      if (!availability.available) {
+        unavailable.push({
+          component: metadata.name,
+          reason: availability.reason ?? 'unavailable',
+          available: false,
+        });
+        continue;
+      }
+      offered.push([
+        source,
+        {
+          name: metadata.name,
+          description: metadata.description,
+          parameters: argsJsonSchema(metadata.schema),
+        },
+      ]);
+    }
+    const external = await Promise.all(
+      this.sources
+        .list()
+        .map(async (source) => ({ label: source.label, tools: await source.tools(context) })),
+    );
+    for (const { label, tools } of external) for (const tool of tools) offered.push([label, tool]);
+
+    const byName = new Map<string, string>();
+    const executable: OfferedTool[] = [];
+    for (const [source, tool] of offered) {
+      const existing = byName.get(tool.name);
+      if (existing !== undefined) throw nameConflict(tool.name, [existing, source]);
+      byName.set(tool.name, source);
+      executable.push(tool);
+    }
+    if (unavailable.length > 0) this.logger.debug({ run_id: context.runId, unavailable }, 'tools not bound');
+    return { executable, unavailable };
+  }
+}

@@ -1,0 +1,16 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { RunDto } from './run.dto.js';
+
+export class ThreadArtifactDto {
+  @ApiProperty() path: string;
+  @ApiProperty() run_id: string;
+  @ApiProperty() created_at: string;
+}
+
+export class ThreadStateDto {
+  @ApiProperty({ type: RunDto, nullable: true, description: 'The run holding the thread, if any.' })
+  active_run: RunDto | null;
+  @ApiProperty({ type: [ThreadArtifactDto] }) artifacts: ThreadArtifactDto[];
+  @ApiProperty({ type: [String], description: 'Skills activated in the thread (Skills module).' })
+  activated_skills: string[];
+}

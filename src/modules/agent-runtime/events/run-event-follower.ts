@@ -1,0 +1,90 @@
+import type { RunEventBus } from './run-event-bus.js';
+import type { RunEventStore } from './run-event-store.js';
+import type { RunEvent } from './run-event.js';
+
+export interface FollowerSink {
+  send(event: RunEvent): void;
+  /** After `done` was sent: the stream is complete. */
+  end(): void;
+}
+
+/**
+ * Follows one run's events for one client: replays what is stored after `afterSeq`, then delivers live
+ * events from the bus in sequence order, without gaps or duplicates. A live event that skips ahead (a
+ * lost or reordered publish) makes it read the missing ones from the table; so does a Redis reconnect.
+ * It subscribes before replaying, so nothing published in between is missed. No polling.
+ */
+export class RunEventFollower {
+  private lastSeq: number;
+  private closed = false;
+  private unsubscribe: (() => void) | null = null;
+  /** Work is serialized: replay, live deliveries and catch-ups never interleave. */
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly runId: string,
+    afterSeq: number,
+    private readonly store: RunEventStore,
+    private readonly bus: RunEventBus,
+    private readonly sink: FollowerSink,
+    /** Whether the run has ended: a client that resumes after `done` gets nothing more and is closed. */
+    private readonly hasEnded: () => Promise<boolean>,
+  ) {
+    this.lastSeq = afterSeq;
+  }
+
+  async start(): Promise<void> {
+    this.unsubscribe = await this.bus.subscribe(this.runId, {
+      onEvents: (events) => this.enqueue(() => this.deliverLive(events)),
+      onResync: () => this.enqueue(() => this.catchUp()),
+    });
+    this.enqueue(async () => {
+      await this.catchUp();
+      // The terminal status and `done` are committed together: an ended run has nothing more to send.
+      if (!this.closed && (await this.hasEnded())) await this.catchUp().then(() => this.finish());
+    });
+    await this.chain;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  private enqueue(work: () => Promise<void>): void {
+    this.chain = this.chain.then(() => (this.closed ? undefined : work())).catch(() => this.finish());
+  }
+
+  private async deliverLive(events: RunEvent[]): Promise<void> {
+    for (const event of [...events].sort((a, b) => a.seq - b.seq)) {
+      if (this.closed || event.seq <= this.lastSeq) continue;
+      if (event.seq !== this.lastSeq + 1) return this.catchUp();
+      this.deliver(event);
+    }
+  }
+
+  /** Reads everything after the last delivered event from the table. */
+  private async catchUp(): Promise<void> {
+    for (;;) {
+      if (this.closed) return;
+      const page = await this.store.listAfter(this.runId, this.lastSeq);
+      for (const event of page) this.deliver(event);
+      if (page.length === 0 || this.closed) return;
+    }
+  }
+
+  private deliver(event: RunEvent): void {
+    if (this.closed || event.seq !== this.lastSeq + 1) return;
+    this.lastSeq = event.seq;
+    this.sink.send(event);
+    if (event.type === 'done') this.finish();
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.close();
+    this.sink.end();
+  }
+}

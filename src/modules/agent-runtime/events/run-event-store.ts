@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { NewRunEvent, RunEvent } from './run-event.js';
+
+/** Who may append: the lease holder (its token is checked in the same statement) or any writer. */
+export type EventFence = { leaseToken: string } | 'unfenced';
+
+interface EventRow {
+  run_id: string;
+  seq: number;
+  type: RunEvent['type'];
+  payload: Record<string, unknown>;
+  created_at: Date;
+}
+
+const toEvent = (row: EventRow): RunEvent => ({
+  run_id: row.run_id,
+  seq: row.seq,
+  type: row.type,
+  payload: row.payload,
+  created_at: row.created_at.toISOString(),
+});
+
+const REPLAY_PAGE = 500;
+
+/**
+ * The run-event table. Sequence numbers come from the run row (`last_event_seq`), bumped in the same
+ * statement that inserts the events, so they start at 1 and have no gaps whatever the writers.
+ */
+@Injectable()
+export class RunEventStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Numbers and stores `events` in one statement. Returns them numbered, or `null` when the fence
+   * refused (the lease is no longer this token's) and nothing was written.
+   */
+  async append(
+    runId: string,
+    events: readonly NewRunEvent[],
+    fence: EventFence,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<RunEvent[] | null> {
+    if (events.length === 0) return [];
+    const fenced = fence !== 'unfenced';
+    const rows = await manager.query<EventRow[]>(
+      `WITH s AS (
+         UPDATE runs SET last_event_seq = last_event_seq + $2
+          WHERE id = $1 ${fenced ? 'AND lease_token = $5' : ''}
+          RETURNING last_event_seq
+       )
+       INSERT INTO run_events (run_id, seq, type, payload)
+       SELECT $1, s.last_event_seq - $2 + t.ord, t.type, t.payload
+         FROM s, unnest($3::text[], $4::jsonb[]) WITH ORDINALITY AS t(type, payload, ord)
+       RETURNING run_id, seq, type, payload, created_at`,
+      [
+        runId,
+        events.length,
+        events.map((event) => event.type),
+        events.map((event) => JSON.stringify(event.payload)),
+        ...(fenced ? [fence.leaseToken] : []),
+      ],
+    );
+    if (rows.length === 0) return null;
+    return rows.map(toEvent).sort((a, b) => a.seq - b.seq);
+  }
+
+  /** Events after `afterSeq`, in order, at most one page. */
+  async listAfter(runId: string, afterSeq: number, limit = REPLAY_PAGE): Promise<RunEvent[]> {
+    const rows = await this.dataSource.query<EventRow[]>(
+      `SELECT run_id, seq, type, payload, created_at FROM run_events
+        WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+      [runId, afterSeq, limit],
+    );
+    return rows.map(toEvent);
+  }
+}

@@ -1,0 +1,29 @@
+/** API.md "SSE frame" types. */
+export const RUN_EVENT_TYPES = [
+  'status',
+  'message_delta',
+  'message',
+  'tool_call',
+  'tool_result',
+  'waiting',
+  'artifacts',
+  'subagent',
+  'error',
+  'done',
+] as const;
+export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
+
+/** An event as stored, published and sent: the SSE `data` of one frame. */
+export interface RunEvent {
+  run_id: string;
+  seq: number;
+  type: RunEventType;
+  payload: Record<string, unknown>;
+  created_at: string;
+}
+
+/** An event before it is numbered. */
+export interface NewRunEvent {
+  type: RunEventType;
+  payload: Record<string, unknown>;
+}

@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { RunEventBus } from './run-event-bus.js';
+import { RunEventStore, type EventFence } from './run-event-store.js';
+import type { NewRunEvent, RunEvent } from './run-event.js';
+
+/** The lease holder's fenced write was refused: another worker owns the run now (or it is gone). */
+export class LeaseLostError extends Error {
+  constructor(readonly runId: string) {
+    super(`run ${runId}: the execution lease is no longer held`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+/** Appends run events to the table, then publishes them for live streams. */
+@Injectable()
+export class RunEvents {
+  constructor(
+    private readonly store: RunEventStore,
+    private readonly bus: RunEventBus,
+  ) {}
+
+  /** Stores and publishes; a fenced append whose lease is gone throws `LeaseLostError`. */
+  async emit(runId: string, events: readonly NewRunEvent[], fence: EventFence): Promise<RunEvent[]> {
+    const stored = await this.store.append(runId, events, fence);
+    if (stored === null) throw new LeaseLostError(runId);
+    await this.bus.publish(runId, stored);
+    return stored;
+  }
+
+  /** Stores inside the caller's transaction; publish the result with `publish` after the commit. */
+  async appendIn(manager: EntityManager, runId: string, events: readonly NewRunEvent[]): Promise<RunEvent[]> {
+    return (await this.store.append(runId, events, 'unfenced', manager)) ?? [];
+  }
+
+  publish(runId: string, events: RunEvent[]): Promise<void> {
+    return this.bus.publish(runId, events);
+  }
+}
+
+export const statusEvent = (status: string): NewRunEvent => ({ type: 'status', payload: { status } });
+export const doneEvent = (status: string): NewRunEvent => ({ type: 'done', payload: { status } });

@@ -1,0 +1,45 @@
+import { AIMessage, type BaseMessage, type ToolMessage } from '@langchain/core/messages';
+import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import { Annotation, END, messagesStateReducer, START, StateGraph } from '@langchain/langgraph';
+
+/** The checkpointed state of a thread: its messages, and the run that wrote them last. */
+export const RunState = Annotation.Root({
+  messages: Annotation<BaseMessage[]>({ reducer: messagesStateReducer, default: () => [] }),
+  runId: Annotation<string>(),
+});
+
+export type RunStateValues = typeof RunState.State;
+
+/** What the two nodes do; implemented per run by `RunSession`. */
+export interface AgentSteps {
+  callModel(history: BaseMessage[]): Promise<AIMessage>;
+  runTools(request: AIMessage): Promise<ToolMessage[]>;
+}
+
+const lastAssistant = (messages: BaseMessage[]): AIMessage | null => {
+  const last = messages.at(-1);
+  return last !== undefined && AIMessage.isInstance(last) ? last : null;
+};
+
+/**
+ * The agent loop: the model answers; while it asks for tools, they run and the model sees their
+ * results. Built once per run (the steps close over the run's context); reading a thread never builds it.
+ */
+export function buildAgentGraph(steps: AgentSteps, checkpointer: BaseCheckpointSaver) {
+  return new StateGraph(RunState)
+    .addNode('agent', async (state) => ({ messages: [await steps.callModel(state.messages)] }))
+    .addNode('tools', async (state) => {
+      const request = lastAssistant(state.messages);
+      return { messages: request === null ? [] : await steps.runTools(request) };
+    })
+    .addEdge(START, 'agent')
+    .addConditionalEdges(
+      'agent',
+      (state) => ((lastAssistant(state.messages)?.tool_calls?.length ?? 0) > 0 ? 'tools' : END),
+      ['tools', END],
+    )
+    .addEdge('tools', 'agent')
+    .compile({ checkpointer });
+}
+
+export type AgentGraph = ReturnType<typeof buildAgentGraph>;

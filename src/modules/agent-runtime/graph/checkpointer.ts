@@ -1,0 +1,43 @@
+import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import pg from 'pg';
+import { AppConfig } from '../../../config/app-config.js';
+
+const SCHEMA = 'langgraph';
+/** Serializes `setup()` across processes starting together (its migrations are not concurrency-safe). */
+const SETUP_LOCK_KEY = 7_310_042;
+
+/**
+ * LangGraph's PostgreSQL checkpointer, on its own pool (sized for the worker's concurrency) and in its
+ * own schema. The checkpoint thread of a run is its thread id.
+ */
+@Injectable()
+export class Checkpointer implements OnModuleInit, OnApplicationShutdown {
+  readonly pool: pg.Pool;
+  readonly saver: PostgresSaver;
+
+  constructor(config: AppConfig) {
+    this.pool = new pg.Pool({
+      connectionString: config.database.url.reveal(),
+      max: config.runtime.workerConcurrency + 2,
+      connectionTimeoutMillis: 10_000,
+    });
+    this.saver = new PostgresSaver(this.pool, undefined, { schema: SCHEMA });
+  }
+
+  async onModuleInit(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [SETUP_LOCK_KEY]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
+      await this.saver.setup();
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [SETUP_LOCK_KEY]).catch(() => undefined);
+      client.release();
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,62 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Generated,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+} from 'typeorm';
+import { ThreadEntity } from '../../threads/thread.entity.js';
+
+export type MessageRole = 'user' | 'assistant' | 'tool';
+
+export interface MessageToolCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** A message of a thread as clients read it (`GET /api/threads/:id/messages`), oldest first. */
+@Entity({ name: 'messages' })
+@Index('messages_thread_position_idx', ['threadId', 'position'])
+@Index('messages_run_idx', ['runId'])
+export class MessageEntity {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid' })
+  threadId: string;
+
+  @ManyToOne(() => ThreadEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'thread_id' })
+  thread?: ThreadEntity;
+
+  @Column({ type: 'uuid' })
+  runId: string;
+
+  /** Insertion order within the database: the thread's reading order. */
+  @Column({ type: 'bigint' })
+  @Generated('increment')
+  position: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  role: MessageRole;
+
+  @Column({ type: 'text' })
+  content: string;
+
+  @Column({ type: 'jsonb', nullable: true })
+  toolCalls: MessageToolCall[] | null;
+
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  toolCallId: string | null;
+
+  /** The tool's name, for tool messages. */
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  name: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { RunToolSources } from './assembly/run-tool-sources.js';
+import { ToolVisibility } from './assembly/tool-visibility.js';
+
+/** Where the Skills and MCP modules plug into run assembly (tool sources, per-call visibility). */
+@Module({
+  providers: [RunToolSources, ToolVisibility],
+  exports: [RunToolSources, ToolVisibility],
+})
+export class RunAssemblyPortsModule {}

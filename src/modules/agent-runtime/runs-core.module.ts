@@ -1,0 +1,47 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { RunEndWaiter } from './events/run-end-waiter.js';
+import { RunEventBus } from './events/run-event-bus.js';
+import { RunEventEntity } from './events/run-event.entity.js';
+import { RunEventStore } from './events/run-event-store.js';
+import { RunEvents } from './events/run-events.js';
+import { MessageEntity } from './messages/message.entity.js';
+import { MessagesRepository } from './messages/messages.repository.js';
+import { AGENT_RUNS_QUEUE } from './queue/agent-runs.queue.js';
+import { RunDispatcher } from './queue/run-dispatcher.js';
+import { RunEntity } from './runs/run.entity.js';
+import { RunTransitions } from './runs/run-transitions.js';
+import { RunsRepository } from './runs/runs.repository.js';
+import { RunCancelSignals } from './worker/run-cancel-signals.js';
+
+/** What the API side and the worker side of runs share: tables, transitions, events, the queue. */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([RunEntity, RunEventEntity, MessageEntity]),
+    BullModule.registerQueue({ name: AGENT_RUNS_QUEUE }),
+  ],
+  providers: [
+    RunsRepository,
+    MessagesRepository,
+    RunEventStore,
+    RunEventBus,
+    RunEvents,
+    RunEndWaiter,
+    RunDispatcher,
+    RunTransitions,
+    RunCancelSignals,
+  ],
+  exports: [
+    RunsRepository,
+    MessagesRepository,
+    RunEventStore,
+    RunEventBus,
+    RunEvents,
+    RunEndWaiter,
+    RunDispatcher,
+    RunTransitions,
+    RunCancelSignals,
+  ],
+})
+export class RunsCoreModule {}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { RunCancelSignals } from '../worker/run-cancel-signals.js';
+import { isTerminal } from './run-status.js';
+import type { RunEntity } from './run.entity.js';
+import { RunsErrors } from './runs.errors.js';
+import { RunsRepository } from './runs.repository.js';
+import { RunTransitions } from './run-transitions.js';
+
+/**
+ * Cancels a run and its active subagent runs. A running run is asked to stop: its worker is signalled
+ * over Redis (and notices `cancel_requested` at its next heartbeat if the signal is lost).
+ */
+@Injectable()
+export class RunCancellation {
+  constructor(
+    private readonly runs: RunsRepository,
+    private readonly transitions: RunTransitions,
+    private readonly signals: RunCancelSignals,
+  ) {}
+
+  async cancel(run: RunEntity): Promise<void> {
+    if (isTerminal(run.status)) throw RunsErrors.alreadyFinished(run.status);
+    const status = await this.transitions.cancel(run.id);
+    if (status === null) {
+      const current = await this.runs.findById(run.id);
+      throw RunsErrors.alreadyFinished(current?.status ?? run.status);
+    }
+    if (status === 'cancel_requested') await this.signals.request(run.id);
+    await this.cancelChildren(run.id);
+  }
+
+  private async cancelChildren(parentRunId: string): Promise<void> {
+    for (const child of await this.runs.activeChildren(parentRunId)) {
+      const status = await this.transitions.cancel(child.id);
+      if (status === 'cancel_requested') await this.signals.request(child.id);
+      await this.cancelChildren(child.id);
+    }
+  }
+}

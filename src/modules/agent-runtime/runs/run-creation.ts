@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
+import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
+import { CommonErrors } from '../../../common/errors/common.errors.js';
+import { isUniqueViolation } from '../../../database/unique-violation.js';
+import type { ThreadEntity } from '../../threads/thread.entity.js';
+import { RunEvents, statusEvent } from '../events/run-events.js';
+import type { RunEvent } from '../events/run-event.js';
+import { MessagesRepository } from '../messages/messages.repository.js';
+import { RunDispatcher } from '../queue/run-dispatcher.js';
+import { RunEntity } from './run.entity.js';
+import { RunsErrors } from './runs.errors.js';
+import { RunsRepository } from './runs.repository.js';
+
+export interface NewRunRequest {
+  input: string;
+  queuePolicy: 'enqueue' | 'reject';
+  model: string | null;
+  requestId: string | null;
+  parentRunId?: string | null;
+}
+
+export interface CreatedRun {
+  run: RunEntity;
+  queuePosition: number;
+}
+
+/**
+ * Creates a run: the run row, its user message and its first event are committed in one transaction
+ * (serialized per thread), and only then is the run enqueued, if it holds the thread. A run behind
+ * others is enqueued when the one before it leaves the thread.
+ */
+@Injectable()
+export class RunCreation {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly runs: RunsRepository,
+    private readonly messages: MessagesRepository,
+    private readonly events: RunEvents,
+    private readonly dispatcher: RunDispatcher,
+  ) {}
+
+  async create(userId: string, thread: ThreadEntity, request: NewRunRequest): Promise<CreatedRun> {
+    const digest = canonicalDigest([thread.id, request.input, request.queuePolicy, request.model]);
+    if (request.requestId !== null) {
+      const existing = await this.runs.findByRequest(userId, request.requestId);
+      if (existing !== null) return this.replay(existing, digest, request.requestId);
+    }
+    let created: { run: RunEntity; position: number; events: RunEvent[] };
+    try {
+      created = await this.insert(userId, thread, request, digest);
+    } catch (error) {
+      if (request.requestId === null || !isUniqueViolation(error, 'runs_user_request_key')) throw error;
+      const existing = await this.runs.findByRequest(userId, request.requestId);
+      if (existing === null) throw error;
+      return this.replay(existing, digest, request.requestId);
+    }
+    await this.events.publish(created.run.id, created.events);
+    if (created.position === 0) await this.dispatcher.dispatch(created.run.id);
+    return { run: created.run, queuePosition: created.position };
+  }
+
+  private insert(userId: string, thread: ThreadEntity, request: NewRunRequest, digest: string) {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT 1 FROM threads WHERE id = $1 FOR UPDATE`, [thread.id]);
+      const active = await this.runs.activeInThread(thread.id, manager);
+      const waiting = active.find((run) => run.status === 'waiting');
+      if (waiting !== undefined) throw RunsErrors.waitingForAnswer(waiting.id);
+      if (request.queuePolicy === 'reject' && active.length > 0) throw RunsErrors.threadBusy(active[0].id);
+      const run = manager.getRepository(RunEntity).create({
+        id: randomUUID(),
+        threadId: thread.id,
+        userId,
+        agentSlug: thread.agentSlug,
+        status: 'queued',
+        input: request.input,
+        model: request.model,
+        parentRunId: request.parentRunId ?? null,
+        requestId: request.requestId,
+        payloadDigest: digest,
+      });
+      // jsonb columns defeat TypeORM's deep-partial typing; the entity is complete.
+      await manager.getRepository(RunEntity).insert(run as QueryDeepPartialEntity<RunEntity>);
+      await this.messages.insertIn(manager, {
+        id: randomUUID(),
+        threadId: thread.id,
+        runId: run.id,
+        role: 'user',
+        content: request.input,
+      });
+      const events = await this.events.appendIn(manager, run.id, [statusEvent('queued')]);
+      const saved = await manager.getRepository(RunEntity).findOneByOrFail({ id: run.id });
+      return { run: saved, position: active.length, events };
+    });
+  }
+
+  private async replay(existing: RunEntity, digest: string, requestId: string): Promise<CreatedRun> {
+    if (existing.payloadDigest !== digest) throw CommonErrors.requestIdConflict(requestId);
+    return { run: existing, queuePosition: await this.runs.queuePosition(existing) };
+  }
+}

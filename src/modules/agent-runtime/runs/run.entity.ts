@@ -1,0 +1,101 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { ThreadEntity } from '../../threads/thread.entity.js';
+import { UserEntity } from '../../users/user.entity.js';
+import type { RunConfigSnapshot } from '../assembly/run-config-snapshot.js';
+import type { RunStatus } from './run-status.js';
+
+export interface RunError {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export interface TokenUsage {
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+}
+
+/**
+ * One turn of a thread: the user's input, executed by a worker under an execution lease. PostgreSQL is
+ * the truth about a run; its BullMQ job (id = run id) only wakes a worker.
+ */
+@Entity({ name: 'runs' })
+@Index('runs_thread_created_idx', ['threadId', 'createdAt'])
+@Index('runs_user_request_key', ['userId', 'requestId'], { unique: true })
+@Index('runs_status_idx', ['status'])
+@Index('runs_parent_idx', ['parentRunId'])
+export class RunEntity {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid' })
+  threadId: string;
+
+  @ManyToOne(() => ThreadEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'thread_id' })
+  thread?: ThreadEntity;
+
+  @Column({ type: 'uuid' })
+  userId: string;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: UserEntity;
+
+  @Column({ type: 'varchar', length: 64 })
+  agentSlug: string;
+
+  @Column({ type: 'varchar', length: 20 })
+  status: RunStatus;
+
+  @Column({ type: 'text' })
+  input: string;
+
+  /** Model asked for by the caller; the agent's model otherwise. */
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  model: string | null;
+
+  /** The subagent run's parent (cancelling the parent cancels it). */
+  @Column({ type: 'uuid', nullable: true })
+  parentRunId: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  requestId: string | null;
+
+  @Column({ type: 'char', length: 64, nullable: true })
+  payloadDigest: string | null;
+
+  /** The agent selection intersected with what the user may use, frozen when the run is first claimed. */
+  @Column({ type: 'jsonb', nullable: true })
+  configSnapshot: RunConfigSnapshot | null;
+
+  @Column({ type: 'uuid', nullable: true })
+  leaseToken: string | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  leaseExpiresAt: Date | null;
+
+  /** Claims so far (a re-queue after a lost worker claims again). */
+  @Column({ type: 'int', default: 0 })
+  attempts: number;
+
+  /** The last event sequence number handed out (events are numbered from 1 without gaps). */
+  @Column({ type: 'int', default: 0 })
+  lastEventSeq: number;
+
+  @Column({ type: 'jsonb', nullable: true })
+  error: RunError | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  tokenUsage: TokenUsage | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  startedAt: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  finishedAt: Date | null;
+}

@@ -1,0 +1,75 @@
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../../../common/auth/auth.decorators.js';
+import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
+import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
+import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
+import { MessagePageDto } from '../dto/message.dto.js';
+import { CreateRunDto, RunAcceptedDto, RunDto } from '../dto/run.dto.js';
+import { ThreadStateDto } from '../dto/thread-state.dto.js';
+import { RunsService } from './runs.service.js';
+
+const uuid = () => new ParseUUIDPipe();
+
+@ApiTags('Runs')
+@ApiBearerAuth()
+@ApiErrors(400, 401)
+@Controller()
+export class RunsController {
+  constructor(private readonly runs: RunsService) {}
+
+  @Post('threads/:id/runs')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Send a message: starts a run now or queues it behind the active one' })
+  @ApiAcceptedResponse({ type: RunAcceptedDto })
+  @ApiErrors(
+    [404, 'threads.not_found'],
+    [409, 'runs.thread_busy', 'runs.waiting_for_answer', 'common.request_id_conflict'],
+    503,
+  )
+  create(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', uuid()) threadId: string,
+    @Body() body: CreateRunDto,
+  ): Promise<RunAcceptedDto> {
+    return this.runs.create(user, threadId, body);
+  }
+
+  @Get('threads/:id/messages')
+  @ApiOperation({ summary: 'Messages of a thread (user, assistant, tool), oldest first' })
+  @ApiErrors([404, 'threads.not_found'])
+  messages(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', uuid()) threadId: string,
+    @Query() query: PageQueryDto,
+  ): Promise<MessagePageDto> {
+    return this.runs.messagesOf(user, threadId, query);
+  }
+
+  @Get('threads/:id/state')
+  @ApiOperation({ summary: 'The active run, artifacts and activated skills of a thread' })
+  @ApiErrors([404, 'threads.not_found'])
+  state(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', uuid()) threadId: string,
+  ): Promise<ThreadStateDto> {
+    return this.runs.stateOf(user, threadId);
+  }
+
+  @Get('runs/:id')
+  @ApiOperation({ summary: 'One of the caller’s runs' })
+  @ApiErrors([404, 'runs.not_found'])
+  get(@CurrentUser() user: AuthenticatedUser, @Param('id', uuid()) runId: string): Promise<RunDto> {
+    return this.runs.get(user, runId);
+  }
+
+  @Post('runs/:id/cancel')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Cancel a run (and its subagent runs); a running run stops at its next safe point',
+  })
+  @ApiErrors([404, 'runs.not_found'], [409, 'runs.already_finished'])
+  cancel(@CurrentUser() user: AuthenticatedUser, @Param('id', uuid()) runId: string): Promise<RunDto> {
+    return this.runs.cancel(user, runId);
+  }
+}

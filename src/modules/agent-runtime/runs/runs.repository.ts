@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, In, Repository, type EntityManager } from 'typeorm';
+import { ACTIVE_STATUSES } from './run-status.js';
+import { RunEntity } from './run.entity.js';
+
+const ACTIVE_LIST = `('${ACTIVE_STATUSES.join("','")}')`;
+
+/** Reads of runs; state changes live in `RunTransitions` and `RunCreation`. */
+@Injectable()
+export class RunsRepository {
+  constructor(
+    @InjectRepository(RunEntity) private readonly rows: Repository<RunEntity>,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  findById(id: string): Promise<RunEntity | null> {
+    return this.rows.findOneBy({ id });
+  }
+
+  /** The run if it belongs to `userId`; another user's run is indistinguishable from none. */
+  findOwned(userId: string, id: string): Promise<RunEntity | null> {
+    return this.rows.findOneBy({ id, userId });
+  }
+
+  findByRequest(userId: string, requestId: string): Promise<RunEntity | null> {
+    return this.rows.findOneBy({ userId, requestId });
+  }
+
+  /** The thread's active runs, oldest first (the first one holds the thread). */
+  activeInThread(threadId: string, manager: EntityManager = this.dataSource.manager): Promise<RunEntity[]> {
+    return manager.getRepository(RunEntity).find({
+      where: { threadId, status: In([...ACTIVE_STATUSES]) },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+  }
+
+  /** How many active runs of the thread were created before this one (0 = it holds the thread). */
+  async queuePosition(run: RunEntity): Promise<number> {
+    const [{ count }] = await this.dataSource.query<[{ count: number }]>(
+      `SELECT count(*)::int AS count FROM runs
+        WHERE thread_id = $1 AND status IN ${ACTIVE_LIST} AND (created_at, id) < ($2, $3)`,
+      [run.threadId, run.createdAt, run.id],
+    );
+    return count;
+  }
+
+  /** The queued run at the head of the thread, if the head is queued. */
+  async queuedHead(
+    threadId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string | null> {
+    const [head] = await this.activeInThread(threadId, manager);
+    return head?.status === 'queued' ? head.id : null;
+  }
+
+  /** Queued runs at the head of their thread, created before `olderThanSeconds` ago. */
+  async queuedHeads(olderThanSeconds: number, limit: number): Promise<string[]> {
+    const rows = await this.dataSource.query<{ id: string }[]>(
+      `SELECT r.id FROM runs r
+        WHERE r.status = 'queued' AND r.created_at < now() - make_interval(secs => $1)
+          AND NOT EXISTS (
+            SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.id <> r.id
+               AND o.status IN ${ACTIVE_LIST} AND (o.created_at, o.id) < (r.created_at, r.id))
+        ORDER BY r.created_at LIMIT $2`,
+      [olderThanSeconds, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Runs held under a lease that has expired. */
+  async expiredLeases(limit: number): Promise<string[]> {
+    const rows = await this.dataSource.query<{ id: string }[]>(
+      `SELECT id FROM runs WHERE status IN ('running', 'cancel_requested') AND lease_expires_at < now()
+        ORDER BY lease_expires_at LIMIT $1`,
+      [limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  activeChildren(parentRunId: string): Promise<RunEntity[]> {
+    return this.rows.findBy({ parentRunId, status: In([...ACTIVE_STATUSES]) });
+  }
+}
+
+export { ACTIVE_LIST };

@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
+import { CommonErrors } from '../../../common/errors/common.errors.js';
+import type { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
+import { ThreadArtifactsRepository } from '../../artifacts/thread-artifacts.repository.js';
+import { ThreadsService } from '../../threads/threads.service.js';
+import type { CreateRunDto, RunAcceptedDto } from '../dto/run.dto.js';
+import { RunDto } from '../dto/run.dto.js';
+import { MessageDto, type MessagePageDto } from '../dto/message.dto.js';
+import type { ThreadStateDto } from '../dto/thread-state.dto.js';
+import { MessagesRepository } from '../messages/messages.repository.js';
+import { RunCancellation } from './run-cancellation.js';
+import { RunCreation } from './run-creation.js';
+import { isTerminal } from './run-status.js';
+import type { RunEntity } from './run.entity.js';
+import { RunsErrors } from './runs.errors.js';
+import { RunsRepository } from './runs.repository.js';
+
+export const streamUrlOf = (runId: string) => `/api/runs/${runId}/events`;
+
+/** The owner's view of runs: create, read, cancel; a thread's messages and state. */
+@Injectable()
+export class RunsService {
+  constructor(
+    private readonly threads: ThreadsService,
+    private readonly runs: RunsRepository,
+    private readonly creation: RunCreation,
+    private readonly cancellation: RunCancellation,
+    private readonly messages: MessagesRepository,
+    private readonly artifacts: ThreadArtifactsRepository,
+  ) {}
+
+  async create(user: AuthenticatedUser, threadId: string, input: CreateRunDto): Promise<RunAcceptedDto> {
+    const thread = await this.threads.getOwned(user, threadId);
+    const { run, queuePosition } = await this.creation.create(user.id, thread, {
+      input: input.input,
+      queuePolicy: input.queue_policy ?? 'enqueue',
+      model: input.model ?? null,
+      requestId: input.request_id ?? null,
+    });
+    return {
+      run_id: run.id,
+      status: run.status,
+      queue_position: isTerminal(run.status) ? 0 : queuePosition,
+      stream_url: streamUrlOf(run.id),
+    };
+  }
+
+  /** The caller's run, or 404 (another user's run is never revealed). */
+  async getOwned(user: AuthenticatedUser, runId: string): Promise<RunEntity> {
+    const run = await this.runs.findOwned(user.id, runId);
+    if (run === null) throw RunsErrors.notFound();
+    return run;
+  }
+
+  async get(user: AuthenticatedUser, runId: string): Promise<RunDto> {
+    return RunDto.from(await this.getOwned(user, runId));
+  }
+
+  async cancel(user: AuthenticatedUser, runId: string): Promise<RunDto> {
+    const run = await this.getOwned(user, runId);
+    await this.cancellation.cancel(run);
+    return RunDto.from(await this.getOwned(user, runId));
+  }
+
+  async messagesOf(user: AuthenticatedUser, threadId: string, query: PageQueryDto): Promise<MessagePageDto> {
+    await this.threads.getOwned(user, threadId);
+    const after = query.cursor === undefined ? null : decodePosition(query.cursor);
+    const rows = await this.messages.listPage(threadId, after, query.limit);
+    const hasMore = rows.length > query.limit;
+    const items = hasMore ? rows.slice(0, query.limit) : rows;
+    return {
+      items: items.map((row) => MessageDto.from(row)),
+      next_cursor: hasMore ? encodePosition(items[items.length - 1].position) : null,
+    };
+  }
+
+  async stateOf(user: AuthenticatedUser, threadId: string): Promise<ThreadStateDto> {
+    await this.threads.getOwned(user, threadId);
+    const [active] = await this.runs.activeInThread(threadId);
+    const artifacts = await this.artifacts.listForThread(threadId, user.id);
+    return {
+      active_run: active === undefined ? null : RunDto.from(active),
+      artifacts: artifacts.map((a) => ({
+        path: a.path,
+        run_id: a.runId,
+        created_at: a.createdAt.toISOString(),
+      })),
+      activated_skills: [],
+    };
+  }
+}
+
+function encodePosition(position: string): string {
+  return Buffer.from(`p:${position}`).toString('base64url');
+}
+
+function decodePosition(cursor: string): string {
+  const raw = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!/^p:\d{1,19}$/.test(raw))
+    throw CommonErrors.validationFailed([{ field: 'cursor', messages: ['cursor is not valid'] }]);
+  return raw.slice(2);
+}

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+
+export type StopReason = 'cancel' | 'lease_lost' | 'shutdown';
+
+/** Runs this process is executing, each with the controller that stops it at its next safe point. */
+@Injectable()
+export class ActiveRuns {
+  private readonly runs = new Map<string, { controller: AbortController; finished: Promise<void> }>();
+
+  add(runId: string, controller: AbortController, finished: Promise<void>): void {
+    this.runs.set(runId, { controller, finished });
+  }
+
+  remove(runId: string): void {
+    this.runs.delete(runId);
+  }
+
+  get size(): number {
+    return this.runs.size;
+  }
+
+  stop(runId: string, reason: StopReason): void {
+    const run = this.runs.get(runId);
+    if (run !== undefined && !run.controller.signal.aborted) run.controller.abort(reason);
+  }
+
+  /** Stops every run and resolves when they have all wound down. */
+  async stopAll(reason: StopReason): Promise<void> {
+    for (const runId of this.runs.keys()) this.stop(runId, reason);
+    await Promise.all([...this.runs.values()].map((run) => run.finished));
+  }
+
+  /** Resolves when no run is active, or after `ms`. */
+  async idle(ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (this.runs.size > 0 && Date.now() < deadline) {
+      await Promise.race([
+        Promise.all([...this.runs.values()].map((run) => run.finished)),
+        new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now()))),
+      ]);
+    }
+  }
+}

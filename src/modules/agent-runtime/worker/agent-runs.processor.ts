@@ -1,0 +1,56 @@
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import type { Job } from 'bullmq';
+import { AppConfig } from '../../../config/app-config.js';
+import { AGENT_RUNS_QUEUE, type AgentRunJob } from '../queue/agent-runs.queue.js';
+import { ActiveRuns } from './active-runs.js';
+import { RunCancelSignals } from './run-cancel-signals.js';
+import { RunExecutor } from './run-executor.js';
+
+/** Time kept back from the shutdown grace period to hand unfinished runs back. */
+const RELEASE_MARGIN_MS = 1_000;
+
+/**
+ * Consumes `agent-runs`: each job names a run that the executor claims under a lease. A job for a run
+ * that cannot be claimed (finished, held, not yet its turn) completes without doing anything; the
+ * run row, not the job, decides.
+ */
+@Processor(AGENT_RUNS_QUEUE)
+export class AgentRunsProcessor
+  extends WorkerHost
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
+{
+  private readonly logger = new Logger(AgentRunsProcessor.name);
+
+  constructor(
+    private readonly executor: RunExecutor,
+    private readonly cancelSignals: RunCancelSignals,
+    private readonly active: ActiveRuns,
+    private readonly config: AppConfig,
+  ) {
+    super();
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.worker.concurrency = this.config.runtime.workerConcurrency;
+    // A cancel request fires BullMQ's abort signal of the job executing the run, if it runs here.
+    await this.cancelSignals.listen((runId) => this.worker.cancelJob(runId, 'cancel'));
+  }
+
+  async process(job: Job<AgentRunJob>, _token?: string, signal?: AbortSignal): Promise<string> {
+    const result = await this.executor.execute(job.data.runId, signal);
+    if (result !== 'claimed') this.logger.debug({ run_id: job.data.runId, result }, 'run not claimed');
+    return result;
+  }
+
+  /** Stop taking runs, let active ones finish within the grace period, then hand the rest back. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.worker.pause(true).catch(() => undefined);
+    const graceMs = this.config.runtime.shutdownGraceSeconds * 1000;
+    await this.active.idle(Math.max(0, graceMs - RELEASE_MARGIN_MS));
+    if (this.active.size > 0) {
+      this.logger.warn({ runs: this.active.size }, 'grace period over: handing active runs back');
+      await this.active.stopAll('shutdown');
+    }
+  }
+}

@@ -1,0 +1,223 @@
+import { HumanMessage } from '@langchain/core/messages';
+import { GraphRecursionError } from '@langchain/langgraph';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DomainError } from '../../../common/errors/domain-error.js';
+import { AppConfig } from '../../../config/app-config.js';
+import { workdirVirtualPath } from '../../workspace/paths/virtual-paths.js';
+import { projectOf } from '../../threads/threads.service.js';
+import { ToolEvents } from '../../tools/execution/tool-event-sink.js';
+import { ToolExecutor } from '../../tools/execution/tool-executor.js';
+import { RunAuthorizationRevokedError } from '../../tools/tools.errors.js';
+import { ChatModelFactory } from '../model/chat-model.factory.js';
+import { RunAuthorization } from '../assembly/run-authorization.js';
+import { RunContextPreparer, type PreparedRun } from '../assembly/run-context-preparer.js';
+import { ToolAssembler } from '../assembly/tool-assembler.js';
+import { ToolVisibility } from '../assembly/tool-visibility.js';
+import { LeaseLostError, RunEvents } from '../events/run-events.js';
+import { buildAgentGraph, type RunStateValues } from '../graph/agent-graph.js';
+import { Checkpointer } from '../graph/checkpointer.js';
+import { MessagesRepository } from '../messages/messages.repository.js';
+import type { RunEntity } from '../runs/run.entity.js';
+import { RunFailureCodes } from '../runs/runs.errors.js';
+import { RunTransitions, type ClaimResult, type RunOutcome } from '../runs/run-transitions.js';
+import { ActiveRuns, type StopReason } from './active-runs.js';
+import { LeaseKeeper } from './lease-keeper.js';
+import { RunSession, RunStoppedError } from './run-session.js';
+
+/** How an execution ended for this worker: an outcome to record, or nothing (lease lost, handed back). */
+type Ending = { kind: 'outcome'; outcome: RunOutcome } | { kind: 'stopped'; reason: StopReason };
+
+/**
+ * Executes one run under a lease: claim, prepare (or reuse) the config snapshot, assemble tools, build
+ * the graph, run it from the thread's checkpoint, and record how it ended. A run that an earlier worker
+ * started resumes from its checkpoint; one that had already finished its graph is just recorded.
+ */
+@Injectable()
+export class RunExecutor implements OnModuleInit {
+  private readonly logger = new Logger(RunExecutor.name);
+
+  constructor(
+    private readonly transitions: RunTransitions,
+    private readonly preparer: RunContextPreparer,
+    private readonly authorization: RunAuthorization,
+    private readonly assembler: ToolAssembler,
+    private readonly visibility: ToolVisibility,
+    private readonly checkpointer: Checkpointer,
+    private readonly models: ChatModelFactory,
+    private readonly executor: ToolExecutor,
+    private readonly events: RunEvents,
+    private readonly messages: MessagesRepository,
+    private readonly toolEvents: ToolEvents,
+    private readonly active: ActiveRuns,
+    private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.toolEvents.connect(async (context, event) => {
+      await this.events.emit(context.runId, [event], { leaseToken: context.leaseToken });
+    });
+  }
+
+  /** Executes the run if it can be claimed; `jobSignal` is BullMQ's abort signal for the job. */
+  async execute(runId: string, jobSignal?: AbortSignal): Promise<ClaimResult['kind']> {
+    const leaseToken = randomUUID();
+    const claim = await this.transitions.claim(runId, leaseToken);
+    if (claim.kind !== 'claimed') return claim.kind;
+    const run = claim.run;
+
+    const stop = new AbortController();
+    const onJobAbort = () => stop.abort('cancel' satisfies StopReason);
+    jobSignal?.addEventListener('abort', onJobAbort, { once: true });
+    const lease = new LeaseKeeper(
+      this.transitions,
+      run.id,
+      leaseToken,
+      (this.config.runtime.runLeaseSeconds * 1000) / 3,
+      {
+        lost: () => stop.abort('lease_lost' satisfies StopReason),
+        cancelRequested: () => stop.abort('cancel' satisfies StopReason),
+      },
+    );
+    let finished: () => void = () => undefined;
+    this.active.add(run.id, stop, new Promise<void>((resolve) => (finished = resolve)));
+    try {
+      const ending = await this.run(run, leaseToken, stop.signal);
+      await this.record(run, leaseToken, ending);
+    } finally {
+      lease.stop();
+      jobSignal?.removeEventListener('abort', onJobAbort);
+      this.active.remove(run.id);
+      finished();
+    }
+    return 'claimed';
+  }
+
+  private async run(run: RunEntity, leaseToken: string, signal: AbortSignal): Promise<Ending> {
+    try {
+      return { kind: 'outcome', outcome: await this.runGraph(run, leaseToken, signal) };
+    } catch (error) {
+      if (signal.aborted) return { kind: 'stopped', reason: signal.reason as StopReason };
+      return this.endingOf(run, error);
+    }
+  }
+
+  private async runGraph(run: RunEntity, leaseToken: string, signal: AbortSignal): Promise<RunOutcome> {
+    const { actor, snapshot } = await this.prepare(run, leaseToken);
+    const { executable } = await this.assembler.assemble({ runId: run.id, actor, snapshot });
+    const session = new RunSession(
+      {
+        events: this.events,
+        messages: this.messages,
+        executor: this.executor,
+        visibility: this.visibility,
+        transitions: this.transitions,
+        eventFlushMs: this.config.runtime.eventFlushMs,
+      },
+      {
+        runId: run.id,
+        threadId: run.threadId,
+        leaseToken,
+        snapshot,
+        executable,
+        model: this.models.create({ model: snapshot.model }),
+        signal,
+        toolContext: {
+          user: actor,
+          runId: run.id,
+          threadId: run.threadId,
+          leaseToken,
+          workdir: workdirVirtualPath(projectOf(run.threadId)),
+          executableTools: new Set(executable.map((tool) => tool.name)),
+          isSubagent: snapshot.agent.is_subagent,
+          signal,
+          verifyAuthorization: () => this.authorization.verify(run.id, leaseToken, run.userId, run.agentSlug),
+        },
+      },
+    );
+    const graph = buildAgentGraph(session, this.checkpointer.saver);
+    const config = {
+      configurable: { thread_id: run.threadId },
+      recursionLimit: snapshot.max_execution_steps,
+      signal,
+      durability: 'sync' as const,
+    };
+    const state = await graph.getState(config);
+    const values = state.values as Partial<RunStateValues>;
+    if (values.runId === run.id) {
+      // An earlier attempt of this run got this far: continue from its checkpoint.
+      if (state.next.length === 0) return { status: 'completed' };
+      await this.messages.deleteUncheckpointedAssistant(
+        run.id,
+        (values.messages ?? []).map((message) => message.id).filter((id): id is string => id !== undefined),
+      );
+      await graph.invoke(null, config);
+    } else {
+      const userMessageId = await this.messages.userMessageId(run.id);
+      await graph.invoke(
+        { messages: [new HumanMessage({ id: userMessageId, content: run.input })], runId: run.id },
+        config,
+      );
+    }
+    return { status: 'completed' };
+  }
+
+  /** The frozen snapshot of a resumed run (authorization re-checked), or a new one saved on the run. */
+  private async prepare(run: RunEntity, leaseToken: string): Promise<PreparedRun> {
+    if (run.configSnapshot !== null) {
+      const { actor } = await this.authorization.actorAndAgent(run.userId, run.agentSlug);
+      return { actor, snapshot: run.configSnapshot };
+    }
+    const prepared = await this.preparer.prepare(run);
+    if (!(await this.transitions.saveSnapshot(run.id, leaseToken, prepared.snapshot)))
+      throw new LeaseLostError(run.id);
+    return prepared;
+  }
+
+  private endingOf(run: RunEntity, error: unknown): Ending {
+    if (error instanceof LeaseLostError || error instanceof RunStoppedError)
+      return { kind: 'stopped', reason: 'lease_lost' };
+    if (error instanceof RunAuthorizationRevokedError) {
+      if (error.code === 'runs.lease_lost') return { kind: 'stopped', reason: 'lease_lost' };
+      return failed(error.code, error.message);
+    }
+    if (error instanceof GraphRecursionError)
+      return failed(
+        RunFailureCodes.stepLimitExceeded,
+        'The run reached its step limit (max_execution_steps).',
+      );
+    if (error instanceof DomainError) return failed(error.code, error.message, error.details);
+    this.logger.error({ run_id: run.id, err: error }, 'run failed unexpectedly');
+    return failed(RunFailureCodes.internal, 'The run failed unexpectedly.');
+  }
+
+  private async record(run: RunEntity, leaseToken: string, ending: Ending): Promise<void> {
+    try {
+      if (ending.kind === 'outcome') {
+        if (!(await this.transitions.finish(run, leaseToken, ending.outcome)))
+          this.logger.warn({ run_id: run.id }, 'lease lost before the outcome was recorded');
+        return;
+      }
+      switch (ending.reason) {
+        case 'cancel':
+          await this.transitions.finish(run, leaseToken, { status: 'cancelled' });
+          return;
+        case 'shutdown':
+          await this.transitions.release(run, leaseToken);
+          return;
+        case 'lease_lost':
+          this.logger.warn({ run_id: run.id }, 'lease lost: another worker or the reconciler owns the run');
+      }
+    } catch (error) {
+      // The lease runs out and the reconciler takes over.
+      this.logger.error({ run_id: run.id, err: error }, 'could not record how the run ended');
+    }
+  }
+}
+
+function failed(code: string, message: string, details?: Record<string, unknown>): Ending {
+  return {
+    kind: 'outcome',
+    outcome: { status: 'failed', error: { code, message, ...(details ? { details } : {}) } },
+  };
+}

@@ -1,0 +1,63 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '../../../config/app-config.js';
+import { RunDispatcher } from '../queue/run-dispatcher.js';
+import { RunsRepository } from '../runs/runs.repository.js';
+import { RunTransitions } from '../runs/run-transitions.js';
+
+const BATCH = 200;
+
+/**
+ * Keeps PostgreSQL and the queue in step, at worker start and every RUN_RECONCILE_SECONDS: runs whose
+ * lease expired (their worker died) are re-queued or failed, and queued runs at the head of their
+ * thread get their job again (after Redis lost it, or a wake-up was missed). Safe to run in every
+ * worker at once: each change is conditional.
+ */
+@Injectable()
+export class RunReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(RunReconciler.name);
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly runs: RunsRepository,
+    private readonly transitions: RunTransitions,
+    private readonly dispatcher: RunDispatcher,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    void this.tick();
+    this.timer = setInterval(() => void this.tick(), this.config.runtime.reconcileSeconds * 1000);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** One pass (also called directly by tests and benchmarks). */
+  async reconcile(): Promise<{ recovered: number; dispatched: number }> {
+    let recovered = 0;
+    for (const runId of await this.runs.expiredLeases(BATCH)) {
+      const status = await this.transitions.recoverExpired(runId);
+      if (status !== null) {
+        recovered++;
+        this.logger.warn({ run_id: runId, status }, 'recovered a run whose lease expired');
+      }
+    }
+    let dispatched = 0;
+    for (const runId of await this.runs.queuedHeads(this.config.runtime.reconcileSeconds, BATCH))
+      if (await this.dispatcher.dispatch(runId)) dispatched++;
+    return { recovered, dispatched };
+  }
+
+  private async tick(): Promise<void> {
+    if (this.running !== null) return;
+    this.running = this.reconcile()
+      .then(() => undefined)
+      .catch((error: Error) => this.logger.warn({ err: error.message }, 'reconcile pass failed'))
+      .finally(() => (this.running = null));
+    await this.running;
+  }
+}

@@ -1,0 +1,228 @@
+import {
+  AIMessage,
+  AIMessageChunk,
+  SystemMessage,
+  ToolMessage,
+  type BaseMessage,
+} from '@langchain/core/messages';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { createHash, randomUUID } from 'node:crypto';
+import type { ToolExecutionContext } from '../../tools/execution/tool-execution-context.js';
+import type { ToolExecutor } from '../../tools/execution/tool-executor.js';
+import type { OfferedTool } from '../assembly/run-tool-sources.js';
+import type { ToolVisibility, VisibilityContext } from '../assembly/tool-visibility.js';
+import type { RunConfigSnapshot } from '../assembly/run-config-snapshot.js';
+import { DeltaBatcher } from '../events/delta-batcher.js';
+import type { RunEvents } from '../events/run-events.js';
+import type { NewRunEvent } from '../events/run-event.js';
+import type { AgentSteps } from '../graph/agent-graph.js';
+import { repairDanglingToolCalls } from '../graph/repair-history.js';
+import type { MessagesRepository } from '../messages/messages.repository.js';
+import type { MessageToolCall } from '../messages/message.entity.js';
+import type { RunTransitions } from '../runs/run-transitions.js';
+
+/** Thrown at a safe point once the run was asked to stop (cancel, lost lease, shutdown). */
+export class RunStoppedError extends Error {
+  constructor() {
+    super('the run was stopped');
+    this.name = 'RunStoppedError';
+  }
+}
+
+export interface RunSessionDeps {
+  events: RunEvents;
+  messages: MessagesRepository;
+  executor: ToolExecutor;
+  visibility: ToolVisibility;
+  transitions: RunTransitions;
+  eventFlushMs: number;
+}
+
+export interface RunSessionInit {
+  runId: string;
+  threadId: string;
+  leaseToken: string;
+  snapshot: RunConfigSnapshot;
+  executable: OfferedTool[];
+  model: BaseChatModel;
+  toolContext: Omit<ToolExecutionContext, 'visibleTools'>;
+  signal: AbortSignal;
+}
+
+/** The id of the tool message answering a tool call: the same on every attempt of the run. */
+export function toolMessageId(runId: string, toolCallId: string): string {
+  const hex = createHash('sha256').update(`${runId}:${toolCallId}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+function textOf(content: AIMessageChunk['content']): string {
+  if (typeof content === 'string') return content;
+  return content
+    .map((part) =>
+      typeof part === 'object' && part !== null && part.type === 'text' ? String(part.text) : '',
+    )
+    .join('');
+}
+
+/**
+ * One run's graph steps: model calls that stream deltas and record the assistant message, tool calls
+ * through the ToolExecutor that record their results. Every write is fenced by the lease; between
+ * steps it stops if the run was asked to.
+ */
+export class RunSession implements AgentSteps {
+  private visibleTools: ReadonlySet<string> = new Set();
+  /** Raw arguments of tool calls the model sent as invalid JSON (refused by the executor's guards). */
+  private readonly invalidArgs = new Map<string, string>();
+
+  constructor(
+    private readonly deps: RunSessionDeps,
+    private readonly init: RunSessionInit,
+  ) {}
+
+  async callModel(history: BaseMessage[]): Promise<AIMessage> {
+    this.safePoint();
+    const { snapshot, runId, threadId, model, signal } = this.init;
+    const context: VisibilityContext = { runId, threadId, snapshot };
+    const visible = await this.deps.visibility.visible(context, this.init.executable);
+    this.visibleTools = new Set(visible.map((tool) => tool.name));
+    const bound =
+      visible.length === 0
+        ? model
+        : model.bindTools!(
+            visible.map((tool) => ({
+              type: 'function' as const,
+              function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+            })),
+          );
+    const shown = repairDanglingToolCalls(history);
+    const prompt =
+      snapshot.system_prompt === '' ? shown : [new SystemMessage(snapshot.system_prompt), ...shown];
+
+    const messageId = randomUUID();
+    const deltas = new DeltaBatcher(this.deps.eventFlushMs, (delta) =>
+      this.emit([{ type: 'message_delta', payload: { message_id: messageId, delta } }]).then(() => undefined),
+    );
+    let full: AIMessageChunk | undefined;
+    try {
+      for await (const chunk of await bound.stream(prompt, { signal })) {
+        full = full === undefined ? chunk : full.concat(chunk);
+        deltas.push(textOf(chunk.content));
+      }
+    } finally {
+      await deltas.close();
+    }
+    this.safePoint();
+    return this.recordAssistant(messageId, full ?? new AIMessageChunk({ content: '' }));
+  }
+
+  async runTools(request: AIMessage): Promise<ToolMessage[]> {
+    const { runId, threadId, leaseToken } = this.init;
+    const calls = request.tool_calls ?? [];
+    const ids = calls.map((call) => toolMessageId(runId, call.id!));
+    const stored = new Map((await this.deps.messages.findByIds(ids)).map((row) => [row.id, row]));
+    const results: ToolMessage[] = [];
+    for (const [index, call] of calls.entries()) {
+      this.safePoint();
+      const id = ids[index];
+      const previous = stored.get(id);
+      if (previous !== undefined) {
+        // Executed by an earlier attempt of this run whose checkpoint was not written: not run twice.
+        results.push(
+          new ToolMessage({ id, content: previous.content, tool_call_id: call.id!, name: call.name }),
+        );
+        continue;
+      }
+      const result = await this.deps.executor.execute(
+        { id: call.id!, name: call.name, args: this.invalidArgs.get(call.id!) ?? call.args },
+        { ...this.init.toolContext, visibleTools: this.visibleTools },
+      );
+      await this.deps.messages.insertFenced(
+        { id, threadId, runId, role: 'tool', content: result.content, toolCallId: call.id!, name: call.name },
+        leaseToken,
+      );
+      await this.emit([
+        {
+          type: 'tool_result',
+          payload: {
+            tool_call_id: call.id,
+            name: call.name,
+            content: result.content,
+            is_error: result.isError,
+          },
+        },
+      ]);
+      results.push(
+        new ToolMessage({
+          id,
+          content: result.content,
+          tool_call_id: call.id!,
+          name: call.name,
+          status: result.isError ? 'error' : 'success',
+        }),
+      );
+    }
+    return results;
+  }
+
+  private async recordAssistant(messageId: string, full: AIMessageChunk): Promise<AIMessage> {
+    const { runId, threadId, leaseToken } = this.init;
+    const toolCalls: MessageToolCall[] = (full.tool_calls ?? []).map((call) => ({
+      id: call.id ?? `call_${randomUUID()}`,
+      name: call.name,
+      args: call.args,
+    }));
+    for (const invalid of full.invalid_tool_calls ?? []) {
+      const id = invalid.id ?? `call_${randomUUID()}`;
+      this.invalidArgs.set(id, invalid.args ?? '');
+      toolCalls.push({ id, name: invalid.name ?? 'unknown', args: {} });
+    }
+    const content = textOf(full.content);
+    await this.deps.messages.insertFenced(
+      {
+        id: messageId,
+        threadId,
+        runId,
+        role: 'assistant',
+        content,
+        toolCalls: toolCalls.length > 0 ? toolCalls : null,
+      },
+      leaseToken,
+    );
+    await this.emit([
+      {
+        type: 'message',
+        payload: {
+          message_id: messageId,
+          role: 'assistant',
+          content,
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        },
+      },
+      ...toolCalls.map((call): NewRunEvent => ({
+        type: 'tool_call',
+        payload: { tool_call_id: call.id, name: call.name, args: call.args },
+      })),
+    ]);
+    const usage = full.usage_metadata;
+    if (usage !== undefined)
+      await this.deps.transitions.addUsage(runId, leaseToken, {
+        input_tokens: usage.input_tokens,
+        output_tokens: usage.output_tokens,
+        total_tokens: usage.total_tokens,
+      });
+    return new AIMessage({
+      id: messageId,
+      content,
+      tool_calls: toolCalls.map((call) => ({ ...call, type: 'tool_call' as const })),
+      usage_metadata: usage,
+    });
+  }
+
+  private emit(events: NewRunEvent[]) {
+    return this.deps.events.emit(this.init.runId, events, { leaseToken: this.init.leaseToken });
+  }
+
+  private safePoint(): void {
+    if (this.init.signal.aborted) throw new RunStoppedError();
+  }
+}
