@@ -12,6 +12,7 @@ export class FakeOpenAiServer {
   readonly requests: RecordedRequest[] = [];
   private readonly replies: FakeReply[] = [];
   private readonly failures: FakeFailure[] = [];
+  private readonly holds = new Map<number, { released: Promise<void>; arrived: () => void }>();
   private readonly sockets = new Set<Socket>();
   private readonly server: Server = createServer((req, res) => void this.handle(req, res));
 
@@ -42,6 +43,26 @@ export class FakeOpenAiServer {
     return this;
   }
 
+  /**
+   * The next request waits until `release()` (then gets its scripted reply); `arrived` resolves when it
+   * has come in. Lets a test act while a run is inside a model call.
+   */
+  holdNext(): { arrived: Promise<void>; release: () => void } {
+    let next = this.requests.length + 1;
+    while (this.holds.has(next)) next++;
+    return this.holdRequest(next);
+  }
+
+  /** Like `holdNext`, for the request with this number (1-based, counting every request received). */
+  holdRequest(number: number): { arrived: Promise<void>; release: () => void } {
+    let release: () => void = () => undefined;
+    let arrived: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const arrival = new Promise<void>((resolve) => (arrived = resolve));
+    this.holds.set(number, { released, arrived });
+    return { arrived: arrival, release };
+  }
+
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -55,6 +76,12 @@ export class FakeOpenAiServer {
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RecordedRequest['body'];
     this.requests.push({ headers: req.headers, body });
     const number = this.requests.length;
+    const hold = this.holds.get(number);
+    if (hold !== undefined) {
+      this.holds.delete(number);
+      hold.arrived();
+      await hold.released;
+    }
 
     const failure = this.failures.shift();
     if (failure?.kind === 'hang') return;

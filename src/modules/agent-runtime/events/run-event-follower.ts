@@ -59,7 +59,12 @@ export class RunEventFollower {
 
   private async deliverLive(events: RunEvent[]): Promise<void> {
     for (const event of [...events].sort((a, b) => a.seq - b.seq)) {
-      if (this.closed || event.seq <= this.lastSeq) continue;
+      if (this.closed) return;
+      if (event.seq <= this.lastSeq) {
+        // Resumed past the run's last event (a bogus id): nothing to send, but the run is over.
+        if (event.type === 'done') this.finish();
+        continue;
+      }
       if (event.seq !== this.lastSeq + 1) return this.catchUp();
       this.deliver(event);
     }

@@ -15,6 +15,7 @@ const SETUP_LOCK_KEY = 7_310_042;
 export class Checkpointer implements OnModuleInit, OnApplicationShutdown {
   readonly pool: pg.Pool;
   readonly saver: PostgresSaver;
+  private setup: Promise<void> | null = null;
 
   constructor(config: AppConfig) {
     this.pool = new pg.Pool({
@@ -26,6 +27,16 @@ export class Checkpointer implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onModuleInit(): Promise<void> {
+    await this.ready();
+  }
+
+  /** Creates the checkpoint tables once per process (the first caller runs it, others wait). */
+  ready(): Promise<void> {
+    this.setup ??= this.createTables();
+    return this.setup;
+  }
+
+  private async createTables(): Promise<void> {
     const client = await this.pool.connect();
     try {
       await client.query('SELECT pg_advisory_lock($1)', [SETUP_LOCK_KEY]);

@@ -3,12 +3,22 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { enqueueOrFail } from '../../../queue/enqueue-or-fail.js';
 import { RedisClient } from '../../../redis/redis-client.js';
-import { RunsRepository } from '../runs/runs.repository.js';
+import { RunsRepository, type QueuedRun } from '../runs/runs.repository.js';
 import { AGENT_RUNS_QUEUE, EXECUTE_RUN_JOB, type AgentRunJob } from './agent-runs.queue.js';
 
 /**
- * Wakes a worker for a run (BullMQ job id = run id, so a second wake-up for the same job is a no-op).
- * A failed wake-up loses nothing: the run row stays `queued` and the reconciler enqueues it again.
+ * The job of a run: the run id for its first execution, so a second wake-up is a no-op. A run that is
+ * queued again after it was claimed (its worker died, was shut down, or it waited for an answer) gets
+ * the next id of its own (`<run id>.a<claims>`): the old job may still sit in BullMQ, locked by a dead
+ * worker, and must not swallow the new wake-up. Stale jobs find the run not claimable and do nothing.
+ */
+export function runJobId(run: QueuedRun): string {
+  return run.attempts === 0 ? run.id : `${run.id}.a${run.attempts}`;
+}
+
+/**
+ * Wakes a worker for a queued run. A failed wake-up loses nothing: the run row stays `queued` and the
+ * reconciler enqueues it again.
  */
 @Injectable()
 export class RunDispatcher {
@@ -21,7 +31,8 @@ export class RunDispatcher {
   ) {}
 
   /** Enqueues the run; returns false (and logs) when Redis cannot take it now. */
-  async dispatch(runId: string): Promise<boolean> {
+  async dispatch(run: QueuedRun): Promise<boolean> {
+    const runId = run.id;
     try {
       await enqueueOrFail(
         this.redis,
@@ -29,7 +40,7 @@ export class RunDispatcher {
         EXECUTE_RUN_JOB,
         { runId },
         {
-          jobId: runId,
+          jobId: runJobId(run),
           removeOnComplete: true,
           removeOnFail: true,
         },

@@ -48,7 +48,7 @@ export class RunCreation {
       const existing = await this.runs.findByRequest(userId, request.requestId);
       if (existing !== null) return this.replay(existing, digest, request.requestId);
     }
-    let created: { run: RunEntity; position: number; events: RunEvent[] };
+    let created: { run: RunEntity; position: number; events: RunEvent[] } | { existing: RunEntity };
     try {
       created = await this.insert(userId, thread, request, digest);
     } catch (error) {
@@ -57,13 +57,26 @@ export class RunCreation {
       if (existing === null) throw error;
       return this.replay(existing, digest, request.requestId);
     }
+    if ('existing' in created) return this.replay(created.existing, digest, request.requestId!);
     await this.events.publish(created.run.id, created.events);
-    if (created.position === 0) await this.dispatcher.dispatch(created.run.id);
+    if (created.position === 0) await this.dispatcher.dispatch(created.run);
     return { run: created.run, queuePosition: created.position };
   }
 
   private insert(userId: string, thread: ThreadEntity, request: NewRunRequest, digest: string) {
     return this.dataSource.transaction(async (manager) => {
+      if (request.requestId !== null) {
+        // Creations under one request id take turns, so a later one finds the first run instead of
+        // inserting the same key again: that insert waits on the worker updating the first run, and
+        // deadlocks with it (a 500 for the caller, or a claim lost until the reconciler).
+        await manager.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [
+          `runs:request:${userId}:${request.requestId}`,
+        ]);
+        const existing = await manager
+          .getRepository(RunEntity)
+          .findOneBy({ userId, requestId: request.requestId });
+        if (existing !== null) return { existing };
+      }
       await manager.query(`SELECT 1 FROM threads WHERE id = $1 FOR UPDATE`, [thread.id]);
       const active = await this.runs.activeInThread(thread.id, manager);
       const waiting = active.find((run) => run.status === 'waiting');

@@ -4,6 +4,12 @@ import { DataSource, In, Repository, type EntityManager } from 'typeorm';
 import { ACTIVE_STATUSES } from './run-status.js';
 import { RunEntity } from './run.entity.js';
 
+/** A queued run and how many times it was claimed (which names its next job). */
+export interface QueuedRun {
+  id: string;
+  attempts: number;
+}
+
 const ACTIVE_LIST = `('${ACTIVE_STATUSES.join("','")}')`;
 
 /** Reads of runs; state changes live in `RunTransitions` and `RunCreation`. */
@@ -49,15 +55,15 @@ export class RunsRepository {
   async queuedHead(
     threadId: string,
     manager: EntityManager = this.dataSource.manager,
-  ): Promise<string | null> {
+  ): Promise<QueuedRun | null> {
     const [head] = await this.activeInThread(threadId, manager);
-    return head?.status === 'queued' ? head.id : null;
+    return head?.status === 'queued' ? { id: head.id, attempts: head.attempts } : null;
   }
 
   /** Queued runs at the head of their thread, created before `olderThanSeconds` ago. */
-  async queuedHeads(olderThanSeconds: number, limit: number): Promise<string[]> {
-    const rows = await this.dataSource.query<{ id: string }[]>(
-      `SELECT r.id FROM runs r
+  async queuedHeads(olderThanSeconds: number, limit: number): Promise<QueuedRun[]> {
+    return this.dataSource.query<QueuedRun[]>(
+      `SELECT r.id, r.attempts FROM runs r
         WHERE r.status = 'queued' AND r.created_at < now() - make_interval(secs => $1)
           AND NOT EXISTS (
             SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.id <> r.id
@@ -65,7 +71,6 @@ export class RunsRepository {
         ORDER BY r.created_at LIMIT $2`,
       [olderThanSeconds, limit],
     );
-    return rows.map((row) => row.id);
   }
 
   /** Runs held under a lease that has expired. */

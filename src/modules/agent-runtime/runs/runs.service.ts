@@ -95,9 +95,12 @@ function encodePosition(position: string): string {
   return Buffer.from(`p:${position}`).toString('base64url');
 }
 
+/** The largest `messages.position` (bigint): a bigger one would fail in PostgreSQL, not as a 400. */
+const MAX_POSITION = 9_223_372_036_854_775_807n;
+
 function decodePosition(cursor: string): string {
   const raw = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^p:\d{1,19}$/.test(raw))
+  if (!/^p:\d{1,19}$/.test(raw) || BigInt(raw.slice(2)) > MAX_POSITION)
     throw CommonErrors.validationFailed([{ field: 'cursor', messages: ['cursor is not valid'] }]);
   return raw.slice(2);
 }

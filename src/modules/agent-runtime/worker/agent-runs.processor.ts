@@ -2,6 +2,7 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { AppConfig } from '../../../config/app-config.js';
+import { Checkpointer } from '../graph/checkpointer.js';
 import { AGENT_RUNS_QUEUE, type AgentRunJob } from '../queue/agent-runs.queue.js';
 import { ActiveRuns } from './active-runs.js';
 import { RunCancelSignals } from './run-cancel-signals.js';
@@ -15,7 +16,8 @@ const RELEASE_MARGIN_MS = 1_000;
  * that cannot be claimed (finished, held, not yet its turn) completes without doing anything; the
  * run row, not the job, decides.
  */
-@Processor(AGENT_RUNS_QUEUE)
+// Started in onApplicationBootstrap, once every module (tools, checkpointer) is initialized.
+@Processor(AGENT_RUNS_QUEUE, { autorun: false })
 export class AgentRunsProcessor
   extends WorkerHost
   implements OnApplicationBootstrap, BeforeApplicationShutdown
@@ -26,6 +28,7 @@ export class AgentRunsProcessor
     private readonly executor: RunExecutor,
     private readonly cancelSignals: RunCancelSignals,
     private readonly active: ActiveRuns,
+    private readonly checkpointer: Checkpointer,
     private readonly config: AppConfig,
   ) {
     super();
@@ -35,6 +38,11 @@ export class AgentRunsProcessor
     this.worker.concurrency = this.config.runtime.workerConcurrency;
     // A cancel request fires BullMQ's abort signal of the job executing the run, if it runs here.
     await this.cancelSignals.listen((runId) => this.worker.cancelJob(runId, 'cancel'));
+    await this.checkpointer.ready();
+    this.logger.log({ concurrency: this.worker.concurrency }, 'agent-runs worker started');
+    this.worker
+      .run()
+      .catch((error: Error) => this.logger.error({ err: error.message }, 'agent-runs worker stopped'));
   }
 
   async process(job: Job<AgentRunJob>, _token?: string, signal?: AbortSignal): Promise<string> {

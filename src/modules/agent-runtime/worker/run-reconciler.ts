@@ -47,8 +47,8 @@ export class RunReconciler implements OnApplicationBootstrap, OnApplicationShutd
       }
     }
     let dispatched = 0;
-    for (const runId of await this.runs.queuedHeads(this.config.runtime.reconcileSeconds, BATCH))
-      if (await this.dispatcher.dispatch(runId)) dispatched++;
+    for (const run of await this.runs.queuedHeads(this.config.runtime.reconcileSeconds, BATCH))
+      if (await this.dispatcher.dispatch(run)) dispatched++;
     return { recovered, dispatched };
   }
 

@@ -49,9 +49,13 @@ export interface RunSessionInit {
   signal: AbortSignal;
 }
 
-/** The id of the tool message answering a tool call: the same on every attempt of the run. */
-export function toolMessageId(runId: string, toolCallId: string): string {
-  const hex = createHash('sha256').update(`${runId}:${toolCallId}`).digest('hex');
+/**
+ * The id of the tool message answering a tool call: the same on every attempt of the run (the
+ * requesting assistant message comes from the checkpoint with its id). Keyed by that message too,
+ * because providers may reuse a tool call id in a later turn of the same run.
+ */
+export function toolMessageId(runId: string, requestId: string, toolCallId: string): string {
+  const hex = createHash('sha256').update(`${runId}:${requestId}:${toolCallId}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
@@ -118,7 +122,7 @@ export class RunSession implements AgentSteps {
   async runTools(request: AIMessage): Promise<ToolMessage[]> {
     const { runId, threadId, leaseToken } = this.init;
     const calls = request.tool_calls ?? [];
-    const ids = calls.map((call) => toolMessageId(runId, call.id!));
+    const ids = calls.map((call) => toolMessageId(runId, request.id ?? '', call.id!));
     const stored = new Map((await this.deps.messages.findByIds(ids)).map((row) => [row.id, row]));
     const results: ToolMessage[] = [];
     for (const [index, call] of calls.entries()) {

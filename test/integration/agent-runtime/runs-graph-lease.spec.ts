@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import { RunEventStore } from '../../../src/modules/agent-runtime/events/run-event-store';
+import { LeaseLostError, RunEvents } from '../../../src/modules/agent-runtime/events/run-events';
+import { MessagesRepository } from '../../../src/modules/agent-runtime/messages/messages.repository';
+import { RunTransitions } from '../../../src/modules/agent-runtime/runs/run-transitions';
+import { storedEvents } from '../../support/runs/run-event-rows';
+import { newThread, startRun } from '../../support/runs/run-helpers';
+import { TestContext, type TestUser } from '../../support/test-app';
+
+interface LeaseRow {
+  status: string;
+  lease_token: string | null;
+  attempts: number;
+  last_event_seq: number;
+  config_snapshot: unknown;
+  token_usage: unknown;
+  error: { code: string; message: string } | null;
+  finished_at: Date | null;
+}
+
+/** The API role only: no worker claims or recovers runs behind the test's back. */
+describe('execution lease fencing (service level)', () => {
+  let ctx: TestContext;
+  let user: TestUser;
+  let transitions: RunTransitions;
+  let store: RunEventStore;
+
+  beforeAll(async () => {
+    ctx = await TestContext.start({ APP_ROLE: 'api', RUN_MAX_ATTEMPTS: '2' });
+    user = await ctx.newUser();
+    transitions = ctx.app.get(RunTransitions);
+    store = ctx.app.get(RunEventStore);
+  });
+
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  async function leaseRow(runId: string): Promise<LeaseRow> {
+    const [row] = await ctx.dataSource.query<LeaseRow[]>(
+      `SELECT status, lease_token, attempts, last_event_seq, config_snapshot, token_usage, error, finished_at
+         FROM runs WHERE id = $1`,
+      [runId],
+    );
+    return row;
+  }
+
+  const expireLease = (runId: string) =>
+    ctx.dataSource.query(`UPDATE runs SET lease_expires_at = now() - interval '1 second' WHERE id = $1`, [
+      runId,
+    ]);
+
+  it('refuses every write of a stale lease holder, and fails the run with runs.worker_lost after the last claim', async () => {
+    const threadId = await newThread(ctx, user);
+    const { run_id: runId } = await startRun(ctx, user, threadId, { input: 'lease me' });
+    const run = { id: runId, threadId };
+    const [tokenA, tokenB] = [randomUUID(), randomUUID()];
+
+    expect((await transitions.claim(runId, tokenA)).kind).toBe('claimed');
+    expect(await transitions.heartbeat(runId, tokenA)).toBe('running');
+    // A live lease is neither recovered nor claimed again.
+    expect(await transitions.recoverExpired(runId)).toBeNull();
+    expect((await transitions.claim(runId, tokenB)).kind).toBe('not_claimable');
+
+    await expireLease(runId);
+    expect(await transitions.recoverExpired(runId)).toBe('queued');
+    expect(await leaseRow(runId)).toMatchObject({ status: 'queued', lease_token: null, attempts: 1 });
+    expect((await transitions.claim(runId, tokenB)).kind).toBe('claimed');
+    const held = await leaseRow(runId);
+    expect(held).toMatchObject({ status: 'running', lease_token: tokenB, attempts: 2 });
+    const eventsHeld = await storedEvents(ctx, runId);
+
+    // Worker A wakes up: nothing it does lands.
+    expect(await transitions.finish(run, tokenA, { status: 'completed' })).toBe(false);
+    expect(await transitions.heartbeat(runId, tokenA)).toBeNull();
+    expect(
+      await store.append(runId, [{ type: 'message_delta', payload: { delta: 'stale' } }], {
+        leaseToken: tokenA,
+      }),
+    ).toBeNull();
+    await expect(
+      ctx.app.get(RunEvents).emit(runId, [{ type: 'message', payload: {} }], { leaseToken: tokenA }),
+    ).rejects.toBeInstanceOf(LeaseLostError);
+    expect(await transitions.saveSnapshot(runId, tokenA, { stale: true } as never)).toBe(false);
+    await transitions.addUsage(runId, tokenA, { input_tokens: 5, output_tokens: 5, total_tokens: 10 });
+    await expect(
+      ctx.app
+        .get(MessagesRepository)
+        .insertFenced(
+          { id: randomUUID(), threadId, runId, role: 'assistant', content: 'stale', toolCalls: null },
+          tokenA,
+        ),
+    ).rejects.toBeInstanceOf(LeaseLostError);
+    expect(await transitions.release(run, tokenA)).toBe(false);
+
+    expect(await leaseRow(runId)).toEqual(held);
+    expect(await storedEvents(ctx, runId)).toEqual(eventsHeld);
+    expect(
+      await ctx.dataSource.query<unknown[]>(
+        `SELECT 1 FROM messages WHERE run_id = $1 AND role = 'assistant'`,
+        [runId],
+      ),
+    ).toEqual([]);
+
+    // Worker B, the holder, still writes.
+    expect(await transitions.heartbeat(runId, tokenB)).toBe('running');
+    const appended = await store.append(runId, [{ type: 'message_delta', payload: { delta: 'fresh' } }], {
+      leaseToken: tokenB,
+    });
+    expect(appended?.map((e) => e.seq)).toEqual([eventsHeld.length + 1]);
+
+    // B's lease expires too: RUN_MAX_ATTEMPTS (2) claims are used up.
+    await expireLease(runId);
+    expect(await transitions.recoverExpired(runId)).toBe('failed');
+    const failed = await leaseRow(runId);
+    expect(failed).toMatchObject({
+      status: 'failed',
+      lease_token: null,
+      error: { code: 'runs.worker_lost' },
+    });
+    expect(failed.finished_at).not.toBeNull();
+    expect(await transitions.finish(run, tokenB, { status: 'completed' })).toBe(false);
+    expect((await leaseRow(runId)).status).toBe('failed');
+
+    const events = await storedEvents(ctx, runId);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.map((e) => [e.type, e.type === 'error' ? e.payload.code : e.payload.status])).toEqual([
+      ['status', 'queued'],
+      ['status', 'running'],
+      ['status', 'queued'],
+      ['status', 'running'],
+      ['message_delta', undefined],
+      ['error', 'runs.worker_lost'],
+      ['status', 'failed'],
+      ['done', 'failed'],
+    ]);
+    const got = await ctx.http.get(`/api/runs/${runId}`).set({ authorization: `Bearer ${user.token}` });
+    expect(got.body).toMatchObject({ status: 'failed', error: { code: 'runs.worker_lost' } });
+  });
+
+  it('honours a cancel request when the lease of a cancel_requested run expires', async () => {
+    const threadId = await newThread(ctx, user);
+    const { run_id: runId } = await startRun(ctx, user, threadId, { input: 'cancel me' });
+    expect((await transitions.claim(runId, randomUUID())).kind).toBe('claimed');
+    expect(await transitions.cancel(runId)).toBe('cancel_requested');
+    await expireLease(runId);
+    expect(await transitions.recoverExpired(runId)).toBe('cancelled');
+    const events = await storedEvents(ctx, runId);
+    expect(events.slice(-2).map((e) => [e.type, e.payload])).toEqual([
+      ['status', { status: 'cancelled' }],
+      ['done', { status: 'cancelled' }],
+    ]);
+    expect((await leaseRow(runId)).error).toBeNull();
+  });
+});

@@ -1,0 +1,213 @@
+import type { RunEventBus, RunEventListener } from '../../../src/modules/agent-runtime/events/run-event-bus';
+import { RunEventFollower } from '../../../src/modules/agent-runtime/events/run-event-follower';
+import type { RunEventStore } from '../../../src/modules/agent-runtime/events/run-event-store';
+import type { RunEvent, RunEventType } from '../../../src/modules/agent-runtime/events/run-event';
+
+const RUN = 'run-1';
+const event = (seq: number, type: RunEventType = 'message_delta'): RunEvent => ({
+  run_id: RUN,
+  seq,
+  type,
+  payload: type === 'done' ? { status: 'completed' } : { delta: `d${seq}` },
+  created_at: new Date(0).toISOString(),
+});
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+/** The run-event table: pages of `pageSize`; `afterRead` runs once a read has its page (to publish meanwhile). */
+class FakeStore {
+  readonly rows: RunEvent[] = [];
+  reads = 0;
+  pageSize = 500;
+  failNext = false;
+  afterRead: ((read: number, page: RunEvent[]) => void) | null = null;
+
+  add(...seqs: (number | RunEvent)[]): RunEvent[] {
+    const added = seqs.map((s) => (typeof s === 'number' ? event(s) : s));
+    this.rows.push(...added);
+    return added;
+  }
+
+  listAfter(runId: string, afterSeq: number): Promise<RunEvent[]> {
+    this.reads++;
+    if (this.failNext) return Promise.reject(new Error('database down'));
+    const page = this.rows
+      .filter((e) => e.run_id === runId && e.seq > afterSeq)
+      .sort((a, b) => a.seq - b.seq)
+      .slice(0, this.pageSize);
+    this.afterRead?.(this.reads, page);
+    return Promise.resolve(page);
+  }
+}
+
+/** Redis pub/sub for one process: `publish` reaches the subscribed listeners synchronously. */
+class FakeBus {
+  readonly listeners = new Set<RunEventListener>();
+  subscribes = 0;
+
+  subscribe(_runId: string, listener: RunEventListener): Promise<() => void> {
+    this.subscribes++;
+    this.listeners.add(listener);
+    return Promise.resolve(() => this.listeners.delete(listener));
+  }
+
+  publish(events: RunEvent[]): void {
+    for (const listener of this.listeners) listener.onEvents(events);
+  }
+
+  resync(): void {
+    for (const listener of this.listeners) listener.onResync();
+  }
+}
+
+function follow(afterSeq: number, options: { ended?: boolean } = {}) {
+  const store = new FakeStore();
+  const bus = new FakeBus();
+  const sent: number[] = [];
+  let ends = 0;
+  let ended = options.ended ?? false;
+  const follower = new RunEventFollower(
+    RUN,
+    afterSeq,
+    store as unknown as RunEventStore,
+    bus as unknown as RunEventBus,
+    { send: (e) => sent.push(e.seq), end: () => ends++ },
+    () => Promise.resolve(ended),
+  );
+  return {
+    store,
+    bus,
+    sent,
+    follower,
+    get ends() {
+      return ends;
+    },
+    markEnded: () => (ended = true),
+  };
+}
+
+describe('RunEventFollower', () => {
+  it('replays what is stored after the resume point, then delivers live events in order', async () => {
+    const f = follow(2);
+    f.store.add(1, 2, 3, 4);
+    await f.follower.start();
+    expect(f.sent).toEqual([3, 4]);
+    expect(f.bus.listeners.size).toBe(1);
+
+    f.bus.publish(f.store.add(5, 6));
+    await tick();
+    f.bus.publish(f.store.add(event(7, 'done')));
+    await tick();
+    expect(f.sent).toEqual([3, 4, 5, 6, 7]);
+    expect(f.ends).toBe(1);
+    expect(f.bus.listeners.size).toBe(0);
+  });
+
+  it('reads the table in pages until it is caught up', async () => {
+    const f = follow(0);
+    f.store.pageSize = 2;
+    f.store.add(1, 2, 3, 4, 5);
+    await f.follower.start();
+    expect(f.sent).toEqual([1, 2, 3, 4, 5]);
+    expect(f.store.reads).toBe(4); // three pages, then an empty one
+  });
+
+  it('drops live duplicates and sorts a reordered batch', async () => {
+    const f = follow(0);
+    f.store.add(1, 2);
+    await f.follower.start();
+    const later = f.store.add(3, 4, 5);
+    f.bus.publish([later[2], later[0], later[1]]);
+    f.bus.publish([event(2), event(4)]);
+    await tick();
+    expect(f.sent).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('fills a gap in live events (a lost publish) from the table', async () => {
+    const f = follow(0);
+    f.store.add(1);
+    await f.follower.start();
+    const [, , e4] = f.store.add(2, 3, 4);
+    const readsBefore = f.store.reads;
+    f.bus.publish([e4]);
+    await tick();
+    expect(f.sent).toEqual([1, 2, 3, 4]);
+    expect(f.store.reads).toBeGreaterThan(readsBefore);
+  });
+
+  it('loses nothing published while it replays (it subscribed first)', async () => {
+    const f = follow(0);
+    f.store.add(1, 2);
+    // Right after the replay's last (empty) read, events 3 and 4 are stored and published: only the
+    // live subscription, taken before the replay, can bring them.
+    f.store.afterRead = (_read, page) => {
+      if (page.length === 0 && f.store.rows.length === 2) f.bus.publish(f.store.add(3, 4));
+    };
+    await f.follower.start();
+    await tick();
+    expect(f.bus.subscribes).toBe(1);
+    expect(f.sent).toEqual([1, 2, 3, 4]);
+    expect(f.store.reads).toBe(2);
+  });
+
+  it('catches up from the table after a Redis resync', async () => {
+    const f = follow(0);
+    await f.follower.start();
+    f.store.add(1, 2, 3); // published while the subscriber was disconnected: never received
+    f.bus.resync();
+    await tick();
+    expect(f.sent).toEqual([1, 2, 3]);
+  });
+
+  it('closes at once, sending nothing, when resuming after the done of an ended run', async () => {
+    const f = follow(3, { ended: true });
+    f.store.add(1, 2, event(3, 'done'));
+    await f.follower.start();
+    expect(f.sent).toEqual([]);
+    expect(f.ends).toBe(1);
+    expect(f.bus.listeners.size).toBe(0);
+  });
+
+  it('ends, sending nothing, when resumed past the end of a live run and the run then ends', async () => {
+    const f = follow(99);
+    f.store.add(1, 2);
+    await f.follower.start();
+    f.bus.publish(f.store.add(3));
+    f.bus.publish(f.store.add(event(4, 'done')));
+    await tick();
+    expect(f.sent).toEqual([]);
+    expect(f.ends).toBe(1);
+    expect(f.bus.listeners.size).toBe(0);
+  });
+
+  it('replays an ended run to its done and ends once', async () => {
+    const f = follow(0, { ended: true });
+    f.store.add(1, 2, event(3, 'done'));
+    await f.follower.start();
+    expect(f.sent).toEqual([1, 2, 3]);
+    expect(f.ends).toBe(1);
+  });
+
+  it('stops delivering after close, without ending the stream', async () => {
+    const f = follow(0);
+    await f.follower.start();
+    f.follower.close();
+    f.bus.publish(f.store.add(1));
+    f.bus.resync();
+    await tick();
+    expect(f.sent).toEqual([]);
+    expect(f.ends).toBe(0);
+    expect(f.bus.listeners.size).toBe(0);
+  });
+
+  it('ends the stream when the table cannot be read (the client reconnects)', async () => {
+    const f = follow(0);
+    f.store.add(1);
+    await f.follower.start();
+    f.store.failNext = true;
+    f.bus.publish([event(3)]);
+    await tick();
+    expect(f.sent).toEqual([1]);
+    expect(f.ends).toBe(1);
+    expect(f.bus.listeners.size).toBe(0);
+  });
+});
