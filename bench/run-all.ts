@@ -1,5 +1,6 @@
 import { arch, cpus, loadavg, platform } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { runAgentRunsBench } from './agent-runs.bench.js';
 import { runThroughputBench } from './auth-throughput.bench.js';
 import { runColdStartBench } from './cold-start.bench.js';
 import { runToolPipelineBench } from './tool-pipeline.bench.js';
@@ -30,11 +31,13 @@ async function main(): Promise<void> {
   const toolPipeline = await runToolPipelineBench(context);
   const coldStart = await runColdStartBench(context);
   const throughput = await runThroughputBench(context);
+  const agentRuns = await runAgentRunsBench(context);
   const report = {
     machine,
     toolPipeline,
     coldStart,
     throughput,
+    agentRuns,
     totalSeconds: (performance.now() - startedAt) / 1000,
   };
   process.stdout.write(formatReport(report));

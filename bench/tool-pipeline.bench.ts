@@ -15,6 +15,7 @@ import { ToolsModule } from '../src/modules/tools/tools.module.js';
 import type { BenchContext } from './support/bench-context.js';
 import { createBenchDatabase } from './support/bench-database.js';
 import { appEnvironment } from './support/bench-env.js';
+import { percentile } from './support/stats.js';
 
 const noopSchema = z.strictObject({ value: z.string() });
 
@@ -45,11 +46,6 @@ export interface PipelineFigures {
   extraP50Ms: number;
   extraP99Ms: number;
   ratioP50: number;
-}
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 async function time(calls: number, run: (i: number) => Promise<unknown>): Promise<number[]> {

@@ -1,3 +1,4 @@
+import type { AgentRunFigures } from '../agent-runs.bench.js';
 import type { ThroughputFigures } from '../auth-throughput.bench.js';
 import type { ColdStartFigures } from '../cold-start.bench.js';
 import type { PipelineFigures } from '../tool-pipeline.bench.js';
@@ -17,6 +18,7 @@ export interface BenchReport {
   toolPipeline: PipelineFigures;
   coldStart: ColdStartFigures;
   throughput: ThroughputFigures;
+  agentRuns: AgentRunFigures;
   totalSeconds: number;
 }
 
@@ -92,6 +94,7 @@ export function formatReport(report: BenchReport): string {
     `Throughput (autocannon, ${LOAD_CONNECTIONS} connections, ${LOAD_SECONDS} s after a ${WARMUP_SECONDS} s warm-up)`,
     table(['route', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'vs hello'], loadRows),
     '',
+    ...agentRunLines(report.agentRuns),
     `Total bench time: ${round(report.totalSeconds, 0)} s`,
     '',
   ].join('\n');
@@ -102,4 +105,39 @@ export function formatJsonLine(report: BenchReport): string {
   return JSON.stringify(report, (_key, value: unknown) =>
     typeof value === 'number' ? round(value, 2) : value,
   );
+}
+
+export function agentRunLines(a: AgentRunFigures): string[] {
+  const f = (value: number) => round(value, 1).toFixed(1);
+  return [
+    `Agent runs, fake model over HTTP with ${a.toolCallsPerRun} tool calls per run, ${a.queued.runs} runs, 10 at a time`,
+    table(
+      ['path', 'runs/s', 'p50 ms', 'p99 ms'],
+      [
+        [
+          'POST → done over SSE (API, BullMQ, 1 worker ×10)',
+          f(a.queued.runsPerSecond),
+          f(a.queued.p50Ms),
+          f(a.queued.p99Ms),
+        ],
+        [
+          'same graph + checkpointer in-process',
+          f(a.inProcess.runsPerSecond),
+          f(a.inProcess.p50Ms),
+          f(a.inProcess.p99Ms),
+        ],
+        [
+          'ratio (queued / in-process)',
+          round(a.ratio.throughput, 2).toFixed(2),
+          round(a.ratio.p50, 2).toFixed(2),
+          '',
+        ],
+      ],
+    ),
+    `POST → first SSE event: p50 ${f(a.queued.firstEventP50Ms)} ms, p99 ${f(a.queued.firstEventP99Ms)} ms`,
+    `Runtime assembly (steps 1-3): p50 ${round(a.assemblyP50Ms, 2)} ms, p99 ${round(a.assemblyP99Ms, 2)} ms`,
+    `SSE fan-out: ${a.fanout.subscribers} subscribers on ${a.fanout.runs} concurrent runs: ` +
+      `${a.fanout.eventsLost} of ${a.fanout.eventsExpected} events lost, live delivery p50 ${f(a.fanout.deliveryP50Ms)} ms, p99 ${f(a.fanout.deliveryP99Ms)} ms`,
+    '',
+  ];
 }

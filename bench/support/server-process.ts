@@ -18,6 +18,8 @@ export interface StartOptions {
   cwd: string;
   /** Polled every 20 ms until it answers 200. */
   healthPath: string;
+  /** For a process without HTTP (a worker): ready once its output contains this text instead. */
+  readyOutput?: string;
   timeoutMs?: number;
 }
 
@@ -89,6 +91,11 @@ export class ServerProcess {
         );
       }
       const attemptAt = performance.now();
+      if (this.options.readyOutput !== undefined) {
+        if (this.output.includes(this.options.readyOutput)) return performance.now() - this.spawnedAt;
+        await sleep(POLL_INTERVAL_MS);
+        continue;
+      }
       try {
         const res = await httpRequest(url, { timeoutMs: 5_000 });
         if (res.status === 200) return performance.now() - this.spawnedAt;

@@ -19,3 +19,10 @@ export function round(value: number, digits = 1): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
 }
+
+/** The nearest-rank percentile (p in 0..100). */
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) throw new Error('percentile of no values');
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}

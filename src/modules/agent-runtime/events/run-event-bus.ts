@@ -70,7 +70,11 @@ export class RunEventBus implements OnApplicationShutdown {
 
   private connection(): Redis {
     if (this.subscriber !== null) return this.subscriber;
-    const subscriber = new Redis(patientRedisOptions(this.config.redis.url.reveal()));
+    const subscriber = new Redis({
+      ...patientRedisOptions(this.config.redis.url.reveal()),
+      // The ready check (INFO) is not allowed once SUBSCRIBEs are queued on the connection.
+      enableReadyCheck: false,
+    });
     let connectedBefore = false;
     subscriber.on('ready', () => {
       // ioredis re-subscribes by itself; what was published meanwhile is read back from the table.

@@ -4,8 +4,10 @@ import type { RunEvent } from './run-event.js';
 
 export interface FollowerSink {
   send(event: RunEvent): void;
-  /** After `done` was sent: the stream is complete. */
+  /** After `done` was sent (or the stream failed): the stream is complete. */
   end(): void;
+  /** Reading the table failed: the stream ends; the client reconnects with its last id. */
+  failed?(error: unknown): void;
 }
 
 /**
@@ -46,6 +48,16 @@ export class RunEventFollower {
     await this.chain;
   }
 
+  /**
+   * A safety net for a lost final publish (Redis up, message dropped): if the run has ended, read what
+   * is left and finish. Called on each heartbeat, so a stream never outlives its run by more than that.
+   */
+  checkEnded(): void {
+    this.enqueue(async () => {
+      if (await this.hasEnded()) await this.catchUp().then(() => this.finish());
+    });
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -54,7 +66,12 @@ export class RunEventFollower {
   }
 
   private enqueue(work: () => Promise<void>): void {
-    this.chain = this.chain.then(() => (this.closed ? undefined : work())).catch(() => this.finish());
+    this.chain = this.chain
+      .then(() => (this.closed ? undefined : work()))
+      .catch((error: unknown) => {
+        this.sink.failed?.(error);
+        this.finish();
+      });
   }
 
   private async deliverLive(events: RunEvent[]): Promise<void> {

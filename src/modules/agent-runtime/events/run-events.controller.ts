@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, Param, ParseUUIDPipe, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Logger, Param, ParseUUIDPipe, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../../../common/auth/auth.decorators.js';
@@ -31,6 +31,7 @@ function parseAfter(header: string | undefined, query: string | undefined): numb
 @ApiBearerAuth()
 @Controller('runs/:id/events')
 export class RunEventsController {
+  private readonly logger = new Logger(RunEventsController.name);
   constructor(
     private readonly runsService: RunsService,
     private readonly runs: RunsRepository,
@@ -68,10 +69,7 @@ export class RunEventsController {
       'x-accel-buffering': 'no',
     });
     res.flushHeaders();
-    const heartbeat = setInterval(
-      () => res.write(': heartbeat\n\n'),
-      this.config.runtime.sseHeartbeatSeconds * 1000,
-    );
+    let heartbeat: NodeJS.Timeout | undefined;
     const follower = new RunEventFollower(
       runId,
       afterSeq,
@@ -83,17 +81,29 @@ export class RunEventsController {
           clearInterval(heartbeat);
           res.end();
         },
+        failed: (error) =>
+          this.logger.warn({ run_id: runId, err: (error as Error).message }, 'run event stream failed'),
       },
       async () => {
         const run = await this.runs.findById(runId);
         return run === null || isTerminal(run.status);
       },
     );
+    heartbeat = setInterval(() => {
+      res.write(': heartbeat\n\n');
+      follower.checkEnded();
+    }, this.config.runtime.sseHeartbeatSeconds * 1000);
     // The client going away only stops this stream; the run goes on.
     req.on('close', () => {
       clearInterval(heartbeat);
       follower.close();
     });
-    await follower.start();
+    await follower.start().catch((error: Error) => {
+      // Headers are sent: end the stream; the client reconnects with its last event id.
+      this.logger.warn({ run_id: runId, err: error.message }, 'run event stream could not start');
+      clearInterval(heartbeat);
+      follower.close();
+      res.end();
+    });
   }
 }

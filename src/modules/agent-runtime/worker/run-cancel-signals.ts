@@ -30,7 +30,11 @@ export class RunCancelSignals implements OnApplicationShutdown {
   /** Worker side: `onCancel` is called with the id of each run whose cancellation was requested. */
   async listen(onCancel: (runId: string) => void): Promise<void> {
     if (this.subscriber !== null) throw new Error('already listening for cancel signals');
-    const subscriber = new Redis(patientRedisOptions(this.config.redis.url.reveal()));
+    const subscriber = new Redis({
+      ...patientRedisOptions(this.config.redis.url.reveal()),
+      // The ready check (INFO) is not allowed once SUBSCRIBEs are queued on the connection.
+      enableReadyCheck: false,
+    });
     subscriber.on('error', (error: Error) =>
       this.logger.warn({ err: error.message }, 'cancel listener error'),
     );

@@ -1,0 +1,350 @@
+import { HumanMessage, ToolMessage, type AIMessage } from '@langchain/core/messages';
+import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import { NestFactory } from '@nestjs/core';
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { DataSource } from 'typeorm';
+import { parseConfig } from '../src/config/parse-config.js';
+import { RunContextPreparer } from '../src/modules/agent-runtime/assembly/run-context-preparer.js';
+import { ToolAssembler } from '../src/modules/agent-runtime/assembly/tool-assembler.js';
+import { ToolVisibility } from '../src/modules/agent-runtime/assembly/tool-visibility.js';
+import { buildAgentGraph } from '../src/modules/agent-runtime/graph/agent-graph.js';
+import { ChatModelFactory } from '../src/modules/agent-runtime/model/chat-model.factory.js';
+import { argsJsonSchema } from '../src/modules/tools/registry/args-json-schema.js';
+import { writeFileSchema } from '../src/modules/workspace/files/file-tool-schemas.js';
+import { WorkerModule } from '../src/worker.module.js';
+import type { BenchContext } from './support/bench-context.js';
+import { createBenchDatabase, type BenchDatabase } from './support/bench-database.js';
+import {
+  ADMIN_PASSWORD,
+  ADMIN_USERNAME,
+  appEnvironment,
+  databaseUrl,
+  randomSuffix,
+} from './support/bench-env.js';
+import { FakeModelServer, threeToolCalls } from './support/fake-model-server.js';
+import { freePort } from './support/free-port.js';
+import { httpRequest } from './support/http.js';
+import { ServerProcess } from './support/server-process.js';
+import { readRunEvents } from './support/sse-reader.js';
+import { percentile } from './support/stats.js';
+
+export const RUNS = 200;
+export const CLIENTS = 10;
+export const WORKER_CONCURRENCY = 10;
+export const FANOUT_RUNS = 100;
+export const SUBSCRIBERS_PER_RUN = 5;
+const ASSEMBLY_SAMPLES = 300;
+const TOOL = { name: 'write_file', args: { file_path: 'bench.txt', content: 'bench' } };
+
+export interface LatencyFigures {
+  runs: number;
+  runsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+export interface AgentRunFigures {
+  toolCallsPerRun: number;
+  queued: LatencyFigures & { firstEventP50Ms: number; firstEventP99Ms: number };
+  inProcess: LatencyFigures;
+  ratio: { throughput: number; p50: number };
+  assemblyP50Ms: number;
+  assemblyP99Ms: number;
+  fanout: {
+    runs: number;
+    subscribers: number;
+    eventsExpected: number;
+    eventsLost: number;
+    deliveryP50Ms: number;
+    deliveryP99Ms: number;
+  };
+}
+
+/** Runs `total` jobs with `clients` loops in parallel; returns each job's result and the wall time. */
+async function closedLoop<T>(total: number, clients: number, job: (i: number) => Promise<T>) {
+  const results: T[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < total) results.push(await job(next++));
+    }),
+  );
+  return { results, wallMs: performance.now() - started };
+}
+
+function latencies(samples: number[], wallMs: number): LatencyFigures {
+  return {
+    runs: samples.length,
+    runsPerSecond: samples.length / (wallMs / 1000),
+    p50Ms: percentile(samples, 50),
+    p99Ms: percentile(samples, 99),
+  };
+}
+
+class Api {
+  constructor(
+    readonly baseUrl: string,
+    private readonly token: string,
+  ) {}
+
+  static async login(baseUrl: string): Promise<Api> {
+    const res = await httpRequest(`${baseUrl}/api/auth/token`, {
+      method: 'POST',
+      body: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+    });
+    return new Api(baseUrl, (JSON.parse(res.body) as { access_token: string }).access_token);
+  }
+
+  get bearer(): string {
+    return this.token;
+  }
+
+  async post<T>(path: string, body: unknown, expected: number): Promise<T> {
+    const res = await httpRequest(`${this.baseUrl}${path}`, {
+      method: 'POST',
+      body,
+      headers: { authorization: `Bearer ${this.token}` },
+      timeoutMs: 30_000,
+    });
+    if (res.status !== expected) throw new Error(`POST ${path} → ${res.status}: ${res.body.slice(0, 300)}`);
+    return JSON.parse(res.body) as T;
+  }
+
+  newThread(): Promise<{ id: string }> {
+    return this.post('/api/threads', { agent_slug: 'default-chatbot' }, 201);
+  }
+
+  startRun(threadId: string): Promise<{ run_id: string; stream_url: string }> {
+    return this.post(`/api/threads/${threadId}/runs`, { input: 'Write the bench file three times.' }, 202);
+  }
+}
+
+/** POST → `done`, through the API process, BullMQ and the worker process, read over SSE. */
+async function queuedRuns(api: Api) {
+  const threads = await Promise.all(Array.from({ length: RUNS }, () => api.newThread()));
+  const firstEvent: number[] = [];
+  const { results, wallMs } = await closedLoop(RUNS, CLIENTS, async (i) => {
+    const started = performance.now();
+    const run = await api.startRun(threads[i].id);
+    const read = await readRunEvents(`${api.baseUrl}${run.stream_url}`, api.bearer);
+    if (!read.ended || read.events.at(-1)?.type !== 'done')
+      throw new Error(
+        `run ${run.run_id} did not end: ended=${read.ended} ${read.events.map((e) => `${e.seq}:${e.type}`).join(',')}`,
+      );
+    firstEvent.push(read.firstFrameAt! - started);
+    return performance.now() - started;
+  });
+  return {
+    ...latencies(results, wallMs),
+    firstEventP50Ms: percentile(firstEvent, 50),
+    firstEventP99Ms: percentile(firstEvent, 99),
+  };
+}
+
+/** The same graph and checkpointer in this process: model over HTTP, tools answered in memory. */
+async function inProcessRuns(database: BenchDatabase, modelBaseUrl: string) {
+  const pool = new pg.Pool({ connectionString: databaseUrl(database.name), max: CLIENTS + 2 });
+  const saver = new PostgresSaver(pool, undefined, { schema: 'langgraph' });
+  const config = parseConfig({
+    ...appEnvironment({ databaseName: database.name, port: 1, dataDir: '/tmp' }),
+    OPENAI_BASE_URL: modelBaseUrl,
+    DEFAULT_MODEL: 'bench-model',
+  });
+  const model = new ChatModelFactory(config).create().bindTools([
+    {
+      type: 'function',
+      function: {
+        name: TOOL.name,
+        description: 'Write a file',
+        parameters: argsJsonSchema(writeFileSchema),
+      },
+    },
+  ]);
+  const graph = buildAgentGraph(
+    {
+      callModel: async (history) => {
+        let full: AIMessage | undefined;
+        for await (const chunk of await model.stream(history))
+          full = full === undefined ? chunk : (full as never as typeof chunk).concat(chunk);
+        return full!;
+      },
+      runTools: (request) =>
+        Promise.resolve(
+          (request.tool_calls ?? []).map(
+            (call) => new ToolMessage({ content: 'ok', tool_call_id: call.id!, name: call.name }),
+          ),
+        ),
+    },
+    saver,
+  );
+  try {
+    const { results, wallMs } = await closedLoop(RUNS, CLIENTS, async () => {
+      const started = performance.now();
+      await graph.invoke(
+        { messages: [new HumanMessage('Write the bench file three times.')], runId: randomUUID() },
+        { configurable: { thread_id: randomUUID() }, durability: 'sync' },
+      );
+      return performance.now() - started;
+    });
+    return latencies(results, wallMs);
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Steps 1-3 of assembly for a run of the builtin chatbot, in a worker application context. */
+async function assemblyTimes(database: BenchDatabase, dataDir: string): Promise<number[]> {
+  const config = parseConfig({
+    ...appEnvironment({ databaseName: database.name, port: 1, dataDir }),
+    REDIS_PREFIX: `yuxi-bench-assembly-${randomSuffix()}`,
+    DB_MIGRATE_ON_START: 'false',
+  });
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: false });
+  try {
+    const [user] = await app
+      .get(DataSource)
+      .query<{ id: string }[]>(`SELECT id FROM users WHERE username = $1`, [ADMIN_USERNAME]);
+    const preparer = app.get(RunContextPreparer);
+    const assembler = app.get(ToolAssembler);
+    const visibility = app.get(ToolVisibility);
+    const samples: number[] = [];
+    for (let i = 0; i < ASSEMBLY_SAMPLES; i++) {
+      const started = performance.now();
+      const runId = randomUUID();
+      const { actor, snapshot } = await preparer.prepare({
+        userId: user.id,
+        agentSlug: 'default-chatbot',
+        model: null,
+      });
+      const { executable } = await assembler.assemble({ runId, actor, snapshot });
+      await visibility.visible({ runId, threadId: randomUUID(), snapshot }, executable);
+      samples.push(performance.now() - started);
+    }
+    return samples;
+  } finally {
+    await app.close();
+  }
+}
+
+/** 100 runs started at once, 5 SSE subscribers each: every event must reach every subscriber. */
+async function fanout(api: Api, database: BenchDatabase) {
+  const threads = await Promise.all(Array.from({ length: FANOUT_RUNS }, () => api.newThread()));
+  const runs = await Promise.all(threads.map((thread) => api.startRun(thread.id)));
+  const reads = await Promise.all(
+    runs.flatMap((run) =>
+      Array.from({ length: SUBSCRIBERS_PER_RUN }, async () => {
+        const connectedAt = Date.now();
+        return {
+          run: run.run_id,
+          connectedAt,
+          read: await readRunEvents(`${api.baseUrl}${run.stream_url}`, api.bearer),
+        };
+      }),
+    ),
+  );
+  const client = new pg.Client({ connectionString: databaseUrl(database.name) });
+  await client.connect();
+  const counts = new Map(
+    (
+      await client.query<{ run_id: string; count: number }>(
+        `SELECT run_id, count(*)::int AS count FROM run_events WHERE run_id = ANY($1) GROUP BY run_id`,
+        [runs.map((r) => r.run_id)],
+      )
+    ).rows.map((row) => [row.run_id, row.count]),
+  );
+  await client.end();
+  let expected = 0;
+  let lost = 0;
+  const delivery: number[] = [];
+  for (const { run, connectedAt, read } of reads) {
+    const count = counts.get(run) ?? 0;
+    expected += count;
+    const seqs = new Set(read.events.map((e) => e.seq));
+    for (let seq = 1; seq <= count; seq++) if (!seqs.has(seq)) lost++;
+    // Only events created after the subscriber connected were delivered live.
+    for (const event of read.events)
+      if (event.createdAt > connectedAt) delivery.push(event.receivedAt - event.createdAt);
+  }
+  return {
+    runs: FANOUT_RUNS,
+    subscribers: reads.length,
+    eventsExpected: expected,
+    eventsLost: lost,
+    deliveryP50Ms: percentile(delivery, 50),
+    deliveryP99Ms: percentile(delivery, 99),
+  };
+}
+
+/**
+ * Agent runs through the whole path (API process → PostgreSQL → BullMQ → one worker process with
+ * concurrency 10 → LangGraph with the PostgreSQL checkpointer → fake model over HTTP with three tool
+ * calls → SSE), against the same graph and checkpointer invoked in-process.
+ */
+export async function runAgentRunsBench(context: BenchContext): Promise<AgentRunFigures> {
+  const database = await createBenchDatabase();
+  const fake = await FakeModelServer.start(threeToolCalls(TOOL.name, TOOL.args));
+  const dataDir = join(context.workDir, 'data', database.name);
+  await mkdir(dataDir, { recursive: true });
+  const port = await freePort();
+  const env = {
+    ...appEnvironment({ databaseName: database.name, port, dataDir }),
+    OPENAI_BASE_URL: fake.baseUrl,
+    DEFAULT_MODEL: 'bench-model',
+  };
+  const { server: apiServer } = await ServerProcess.start({
+    label: 'api',
+    script: context.appScript,
+    port,
+    env: { ...env, APP_ROLE: 'api' },
+    cwd: context.workDir,
+    healthPath: '/api/health',
+  });
+  const { server: worker } = await ServerProcess.start({
+    label: 'worker',
+    script: context.appScript,
+    port,
+    env: {
+      ...env,
+      APP_ROLE: 'worker',
+      LOG_LEVEL: 'info',
+      RUN_WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
+    },
+    cwd: context.workDir,
+    healthPath: '',
+    readyOutput: 'agent-runs worker started',
+  });
+  try {
+    const api = await Api.login(apiServer.baseUrl);
+    process.on('exit', () => process.stderr.write(apiServer.capturedOutput.slice(-3000)));
+    context.progress(`agent runs: ${RUNS} runs through the queue, ${CLIENTS} at a time`);
+    const queued = await queuedRuns(api);
+    context.progress(`agent runs: ${RUNS} runs of the same graph in-process`);
+    const inProcess = await inProcessRuns(database, fake.baseUrl);
+    context.progress(`agent runs: ${FANOUT_RUNS} runs × ${SUBSCRIBERS_PER_RUN} SSE subscribers`);
+    const fan = await fanout(api, database);
+    context.progress('agent runs: assembly steps 1-3');
+    const assembly = await assemblyTimes(database, dataDir);
+    return {
+      toolCallsPerRun: 3,
+      queued,
+      inProcess,
+      ratio: {
+        throughput: queued.runsPerSecond / inProcess.runsPerSecond,
+        p50: queued.p50Ms / inProcess.p50Ms,
+      },
+      assemblyP50Ms: percentile(assembly, 50),
+      assemblyP99Ms: percentile(assembly, 99),
+      fanout: fan,
+    };
+  } finally {
+    await worker.stop();
+    await apiServer.stop();
+    await fake.close();
+    await database.drop();
+  }
+}

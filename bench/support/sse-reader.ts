@@ -1,0 +1,69 @@
+import { request } from 'node:http';
+import { performance } from 'node:perf_hooks';
+
+export interface ReceivedEvent {
+  seq: number;
+  type: string;
+  createdAt: number;
+  /** Date.now() when the frame arrived. */
+  receivedAt: number;
+}
+
+export interface SseRead {
+  events: ReceivedEvent[];
+  /** performance.now() when the first frame arrived. */
+  firstFrameAt: number | null;
+  ended: boolean;
+}
+
+/** Reads a run's SSE stream to its end (`done`) and timestamps every frame. */
+export function readRunEvents(url: string, token: string, timeoutMs = 120_000): Promise<SseRead> {
+  return new Promise((resolve, reject) => {
+    const events: ReceivedEvent[] = [];
+    let firstFrameAt: number | null = null;
+    let buffer = '';
+    const req = request(url, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } });
+    const timer = setTimeout(() => {
+      req.destroy();
+      resolve({ events, firstFrameAt, ended: false });
+    }, timeoutMs);
+    req.on('response', (res) => {
+      if (res.statusCode !== 200) {
+        clearTimeout(timer);
+        reject(new Error(`SSE ${url} answered ${res.statusCode}`));
+        res.resume();
+        return;
+      }
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        const receivedAt = Date.now();
+        buffer += chunk;
+        let boundary: number;
+        while ((boundary = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, boundary);
+          buffer = buffer.slice(boundary + 2);
+          if (block.startsWith(':')) continue;
+          const data = block.split('\n').find((line) => line.startsWith('data: '));
+          if (data === undefined) continue;
+          firstFrameAt ??= performance.now();
+          const event = JSON.parse(data.slice(6)) as { seq: number; type: string; created_at: string };
+          events.push({
+            seq: event.seq,
+            type: event.type,
+            createdAt: Date.parse(event.created_at),
+            receivedAt,
+          });
+        }
+      });
+      res.on('end', () => {
+        clearTimeout(timer);
+        resolve({ events, firstFrameAt, ended: true });
+      });
+    });
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.end();
+  });
+}
