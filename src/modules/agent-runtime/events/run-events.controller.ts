@@ -69,7 +69,10 @@ export class RunEventsController {
       'x-accel-buffering': 'no',
     });
     res.flushHeaders();
-    let heartbeat: NodeJS.Timeout | undefined;
+    const heartbeat = setInterval(() => {
+      res.write(': heartbeat\n\n');
+      follower.checkEnded();
+    }, this.config.runtime.sseHeartbeatSeconds * 1000);
     const follower = new RunEventFollower(
       runId,
       afterSeq,
@@ -89,10 +92,6 @@ export class RunEventsController {
         return run === null || isTerminal(run.status);
       },
     );
-    heartbeat = setInterval(() => {
-      res.write(': heartbeat\n\n');
-      follower.checkEnded();
-    }, this.config.runtime.sseHeartbeatSeconds * 1000);
     // The client going away only stops this stream; the run goes on.
     req.on('close', () => {
       clearInterval(heartbeat);
