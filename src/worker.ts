@@ -5,12 +5,20 @@ import type { AppConfig } from './config/app-config.js';
 import { runEntrypoint } from './bootstrap/run-entrypoint.js';
 import { WorkerModule } from './worker.module.js';
 
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
+
 /** The worker process: consumes the queues, no HTTP. */
 export async function startWorker(config: AppConfig): Promise<INestApplicationContext> {
+  // createApplicationContext runs every init hook (queue consumers start inside it) before shutdown
+  // hooks can be enabled: a stop signal arriving meanwhile is held and re-delivered to them.
+  let held: NodeJS.Signals | null = null;
+  const hold = (signal: NodeJS.Signals) => (held ??= signal);
+  for (const signal of STOP_SIGNALS) process.on(signal, hold);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
-  await app.init();
+  for (const signal of STOP_SIGNALS) process.off(signal, hold);
+  if (held !== null) process.kill(process.pid, held);
   return app;
 }
 

@@ -27,7 +27,16 @@ describe('parseConfig', () => {
     expect(config.http.port).toBe(3000);
     expect(config.http.bodyLimitBytes).toBe(1024 * 1024);
     expect(config.database.migrateOnStart).toBe(true);
-    expect(config.runtime).toEqual({ runLeaseSeconds: 30, shutdownGraceSeconds: 25 });
+    expect(config.runtime).toEqual({
+      runLeaseSeconds: 30,
+      reconcileSeconds: 5,
+      maxAttempts: 3,
+      workerConcurrency: 10,
+      eventFlushMs: 50,
+      sseHeartbeatSeconds: 15,
+      agentCallWaitSeconds: 60,
+      shutdownGraceSeconds: 25,
+    });
     expect(config.auth.loginMaxFailuresPerMinute).toBe(10);
     expect(config.http.trustProxy).toBe(false);
   });
