@@ -86,6 +86,8 @@ export class AppConfig {
     readonly sseHeartbeatSeconds: number;
     /** Bound of `POST /api/agent-calls` with `wait: true` before it answers 504. */
     readonly agentCallWaitSeconds: number;
+    /** Longest free-text answer to an `ask_user_question` question. */
+    readonly answerMaxChars: number;
     readonly shutdownGraceSeconds: number;
   };
 

@@ -150,6 +150,7 @@ const schema = z.object({
   RUN_EVENT_FLUSH_MS: integer(50, 0, 5000),
   SSE_HEARTBEAT_SECONDS: integer(15, 1, 300),
   AGENT_CALL_WAIT_SECONDS: integer(60, 1, 3600),
+  ANSWER_MAX_CHARS: integer(20_000, 1, 1_000_000),
   TOOL_TIMEOUT_SECONDS: integer(60, 1, 3600),
   OCR_ENGINE: z.enum(['local', 'http', 'disable']).default('local'),
   OCR_HTTP_URL: z
@@ -302,6 +303,7 @@ export function parseConfig(env: Environment): AppConfig {
       eventFlushMs: e.RUN_EVENT_FLUSH_MS,
       sseHeartbeatSeconds: e.SSE_HEARTBEAT_SECONDS,
       agentCallWaitSeconds: e.AGENT_CALL_WAIT_SECONDS,
+      answerMaxChars: e.ANSWER_MAX_CHARS,
       shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     },
   });

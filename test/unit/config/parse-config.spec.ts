@@ -35,6 +35,7 @@ describe('parseConfig', () => {
       eventFlushMs: 50,
       sseHeartbeatSeconds: 15,
       agentCallWaitSeconds: 60,
+      answerMaxChars: 20_000,
       shutdownGraceSeconds: 25,
     });
     expect(config.auth.loginMaxFailuresPerMinute).toBe(10);
