@@ -4,6 +4,8 @@ import { ThreadArtifacts1796001606253 } from './1796001606253-ThreadArtifacts.js
 import { Agents1796003600265 } from './1796003600265-Agents.js';
 import { Threads1796003776067 } from './1796003776067-Threads.js';
 import { Runs1796007390847 } from './1796007390847-Runs.js';
+import { WaitingPoints1796012000000 } from './1796012000000-WaitingPoints.js';
+import { ImprovementMarks1796015000000 } from './1796015000000-ImprovementMarks.js';
 
 /**
  * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
@@ -16,4 +18,6 @@ export const MIGRATIONS = [
   Agents1796003600265,
   Threads1796003776067,
   Runs1796007390847,
+  WaitingPoints1796012000000,
+  ImprovementMarks1796015000000,
 ] as const;

@@ -6,6 +6,7 @@ import { AgentsModule } from './modules/agents/agents.module.js';
 import { ArtifactsModule } from './modules/artifacts/artifacts.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { HealthModule } from './modules/health/health.module.js';
+import { ImprovementMarksModule } from './modules/improvement-marks/improvement-marks.module.js';
 import { OcrModule } from './modules/ocr/ocr.module.js';
 import { ThreadsModule } from './modules/threads/threads.module.js';
 import { ToolsModule } from './modules/tools/tools.module.js';
@@ -34,6 +35,7 @@ export class AppModule {
         ThreadsModule,
         AgentsModule,
         AgentRuntimeModule,
+        ImprovementMarksModule,
         ...(runsWorkers ? WORKER_MODULES : []),
       ],
       providers: [ShutdownLog, ...(runsWorkers ? [BoundedWorkerDrain] : [])],

@@ -58,6 +58,10 @@ export class AppConfig {
     /** Per-call timeout unless a tool declares its own (TOOL_TIMEOUT_SECONDS). */
     readonly defaultTimeoutMs: number;
   };
+  readonly improvementMarks: {
+    /** Marks older than this many days are deleted by the daily maintenance job. */
+    readonly retentionDays: number;
+  };
   readonly ocr: {
     /** `local` (worker threads in this process), `http` (an external OCR service) or `disable`. */
     readonly defaultEngine: 'local' | 'http' | 'disable';

@@ -152,6 +152,7 @@ const schema = z.object({
   AGENT_CALL_WAIT_SECONDS: integer(60, 1, 3600),
   ANSWER_MAX_CHARS: integer(20_000, 1, 1_000_000),
   TOOL_TIMEOUT_SECONDS: integer(60, 1, 3600),
+  IMPROVEMENT_MARKS_RETENTION_DAYS: integer(365, 1, 36_500),
   OCR_ENGINE: z.enum(['local', 'http', 'disable']).default('local'),
   OCR_HTTP_URL: z
     .string()
@@ -282,6 +283,7 @@ export function parseConfig(env: Environment): AppConfig {
       doubaoSearch: { apiKey: secret(e.DOUBAO_SEARCH_API_KEY), baseUrl: e.DOUBAO_SEARCH_BASE_URL },
     },
     tools: { defaultTimeoutMs: e.TOOL_TIMEOUT_SECONDS * 1000 },
+    improvementMarks: { retentionDays: e.IMPROVEMENT_MARKS_RETENTION_DAYS },
     ocr: {
       defaultEngine: e.OCR_ENGINE,
       httpUrl: e.OCR_HTTP_URL ?? null,

@@ -32,8 +32,12 @@ export class ServiceProcess {
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   }
 
-  static start(entry: 'main' | 'worker', env: Record<string, string>): ServiceProcess {
-    const child = spawn(process.execPath, [join(ROOT, 'dist/src', `${entry}.js`)], {
+  static start(
+    entry: 'main' | 'worker' | 'cli/waiting-points',
+    env: Record<string, string>,
+    args: string[] = [],
+  ): ServiceProcess {
+    const child = spawn(process.execPath, [join(ROOT, 'dist/src', `${entry}.js`), ...args], {
       cwd: mkdtempSync(join(tmpdir(), 'yuxi-e2e-')),
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

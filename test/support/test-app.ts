@@ -39,7 +39,7 @@ export interface NewUserOptions {
 export class TestContext {
   private readonly hasher = new PasswordHasher();
   private constructor(
-    readonly app: NestExpressApplication,
+    private current: NestExpressApplication,
     readonly config: AppConfig,
     readonly databaseName: string,
     private readonly dropDatabase: () => Promise<void>,
@@ -64,6 +64,17 @@ export class TestContext {
       await database.drop();
       throw error;
     }
+  }
+
+  get app(): NestExpressApplication {
+    return this.current;
+  }
+
+  /** Stops the application and boots a new one on the same database and Redis namespace (a restart). */
+  async restart(extraModules: Type[] = []): Promise<void> {
+    await this.current.close();
+    this.current = await createHttpApp(this.config, { extraModules });
+    await this.current.init();
   }
 
   get http(): TestAgent {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module.js';
 import { ArtifactsModule } from '../artifacts/artifacts.module.js';
+import { ImprovementMarksToolModule } from '../improvement-marks/improvement-marks-tool.module.js';
 import { OcrModule } from '../ocr/ocr.module.js';
 import { ToolsModule } from '../tools/tools.module.js';
 import { WorkspaceModule } from '../workspace/workspace.module.js';
@@ -30,6 +31,7 @@ import { RunReconciler } from './worker/run-reconciler.js';
     WorkspaceModule,
     ArtifactsModule,
     OcrModule,
+    ImprovementMarksToolModule,
   ],
   providers: [
     Checkpointer,

@@ -9,11 +9,12 @@ import { RunCreation } from './runs/run-creation.js';
 import { RunsController } from './runs/runs.controller.js';
 import { RunsService } from './runs/runs.service.js';
 import { RunsCoreModule } from './runs-core.module.js';
+import { QuestionsController } from './questions/questions.controller.js';
 
 /** API side of runs: create, read, cancel, stream, messages and state, and `agent-calls`. */
 @Module({
   imports: [RunsCoreModule, ThreadsModule, ArtifactsModule],
-  controllers: [RunsController, RunEventsController, AgentCallsController],
+  controllers: [RunsController, RunEventsController, AgentCallsController, QuestionsController],
   providers: [RunsService, RunCreation, RunCancellation, AgentCallsService],
 })
 export class AgentRuntimeModule {}

@@ -14,34 +14,32 @@ import { RunEntity } from './runs/run.entity.js';
 import { RunTransitions } from './runs/run-transitions.js';
 import { RunsRepository } from './runs/runs.repository.js';
 import { RunCancelSignals } from './worker/run-cancel-signals.js';
+import { AskUserQuestionTool } from './questions/ask-user-question.tool.js';
+import { WaitingPoints } from './questions/waiting-points.js';
 
-/** What the API side and the worker side of runs share: tables, transitions, events, the queue. */
+const SHARED = [
+  RunsRepository,
+  MessagesRepository,
+  RunEventStore,
+  RunEventBus,
+  RunEvents,
+  RunEndWaiter,
+  RunDispatcher,
+  RunTransitions,
+  RunCancelSignals,
+  WaitingPoints,
+];
+
+/**
+ * What the API side and the worker side of runs share: tables, transitions, events, the queue, waiting
+ * points, and the `ask_user_question` tool (registered in both processes: catalog and execution).
+ */
 @Module({
   imports: [
     TypeOrmModule.forFeature([RunEntity, RunEventEntity, MessageEntity]),
     BullModule.registerQueue({ name: AGENT_RUNS_QUEUE }),
   ],
-  providers: [
-    RunsRepository,
-    MessagesRepository,
-    RunEventStore,
-    RunEventBus,
-    RunEvents,
-    RunEndWaiter,
-    RunDispatcher,
-    RunTransitions,
-    RunCancelSignals,
-  ],
-  exports: [
-    RunsRepository,
-    MessagesRepository,
-    RunEventStore,
-    RunEventBus,
-    RunEvents,
-    RunEndWaiter,
-    RunDispatcher,
-    RunTransitions,
-    RunCancelSignals,
-  ],
+  providers: [...SHARED, AskUserQuestionTool],
+  exports: SHARED,
 })
 export class RunsCoreModule {}

@@ -1,13 +1,18 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { ApiKeyRetentionModule } from '../auth/api-keys/api-key-retention.module.js';
+import { ImprovementMarksRetentionModule } from '../improvement-marks/retention/improvement-marks-retention.module.js';
 import { MaintenanceProcessor } from './maintenance.processor.js';
 import { MAINTENANCE_QUEUE } from './maintenance.queue.js';
 import { MaintenanceScheduler } from './maintenance.scheduler.js';
 
 /** Worker side: recurring housekeeping on the `maintenance` queue. */
 @Module({
-  imports: [BullModule.registerQueue({ name: MAINTENANCE_QUEUE }), ApiKeyRetentionModule],
+  imports: [
+    BullModule.registerQueue({ name: MAINTENANCE_QUEUE }),
+    ApiKeyRetentionModule,
+    ImprovementMarksRetentionModule,
+  ],
   providers: [MaintenanceProcessor, MaintenanceScheduler],
 })
 export class MaintenanceModule {}

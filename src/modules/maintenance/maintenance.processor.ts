@@ -2,6 +2,7 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { ApiKeyRetention } from '../auth/api-keys/api-key-retention.js';
+import { ImprovementMarksRetention } from '../improvement-marks/retention/improvement-marks-retention.js';
 import { MAINTENANCE_QUEUE, MaintenanceJobs } from './maintenance.queue.js';
 
 /** Housekeeping jobs; each is idempotent, so a redelivered job does no harm. */
@@ -9,7 +10,10 @@ import { MAINTENANCE_QUEUE, MaintenanceJobs } from './maintenance.queue.js';
 export class MaintenanceProcessor extends WorkerHost {
   private readonly logger = new Logger(MaintenanceProcessor.name);
 
-  constructor(private readonly apiKeyRetention: ApiKeyRetention) {
+  constructor(
+    private readonly apiKeyRetention: ApiKeyRetention,
+    private readonly improvementMarksRetention: ImprovementMarksRetention,
+  ) {
     super();
   }
 
@@ -18,6 +22,11 @@ export class MaintenanceProcessor extends WorkerHost {
       case MaintenanceJobs.purgeStaleApiKeys: {
         const deleted = await this.apiKeyRetention.purgeStale();
         if (deleted > 0) this.logger.log({ deleted }, 'purged stale API keys');
+        return { deleted };
+      }
+      case MaintenanceJobs.purgeExpiredImprovementMarks: {
+        const deleted = await this.improvementMarksRetention.purgeExpired();
+        if (deleted > 0) this.logger.log({ deleted }, 'purged expired improvement marks');
         return { deleted };
       }
       default:

@@ -2,4 +2,5 @@ export const MAINTENANCE_QUEUE = 'maintenance';
 
 export const MaintenanceJobs = {
   purgeStaleApiKeys: 'api-keys.purge-stale',
+  purgeExpiredImprovementMarks: 'improvement-marks.purge-expired',
 } as const;

@@ -14,5 +14,13 @@ export class MaintenanceScheduler implements OnApplicationBootstrap {
       { pattern: '17 3 * * *' },
       { name: MaintenanceJobs.purgeStaleApiKeys, opts: { removeOnComplete: 100, removeOnFail: 100 } },
     );
+    await this.queue.upsertJobScheduler(
+      MaintenanceJobs.purgeExpiredImprovementMarks,
+      { pattern: '37 3 * * *' },
+      {
+        name: MaintenanceJobs.purgeExpiredImprovementMarks,
+        opts: { removeOnComplete: 100, removeOnFail: 100 },
+      },
+    );
   }
 }

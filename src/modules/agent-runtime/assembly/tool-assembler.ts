@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '../../../common/errors/domain-error.js';
 import { argsJsonSchema } from '../../tools/registry/args-json-schema.js';
+import { SUBAGENT_FORBIDDEN_TOOL_NAMES } from '../../tools/registry/base-tools.js';
 import { ToolRegistry } from '../../tools/registry/tool-registry.js';
 import type { OfferedTool, ToolSourceContext } from './run-tool-sources.js';
 import { RunToolSources } from './run-tool-sources.js';
@@ -46,6 +47,8 @@ export class ToolAssembler {
       const { metadata } = tool;
       const source = metadata.base ? 'base tools' : 'builtin tools';
       if (!metadata.base && !(metadata.category === 'builtin' && selected.has(metadata.name))) continue;
+      // Never offered to a subagent (the executor refuses them too).
+      if (context.snapshot.agent.is_subagent && SUBAGENT_FORBIDDEN_TOOL_NAMES.has(metadata.name)) continue;
       const availability = tool.availability();
       if (!availability.available) {
         unavailable.push({

@@ -201,6 +201,11 @@ export class RunTransitions {
       );
       const row = rows[0];
       if (row === undefined) return null;
+      // A waiting run's question is withdrawn with it.
+      await manager.query(
+        `UPDATE waiting_points SET status = 'cancelled', cancelled_at = now() WHERE run_id = $1 AND status = 'open'`,
+        [runId],
+      );
       const events =
         row.status === 'cancelled' ? terminalEvents({ status: 'cancelled' }) : [statusEvent(row.status)];
       return { row, events: await this.events.appendIn(manager, runId, events) };
@@ -233,7 +238,7 @@ export class RunTransitions {
   }
 }
 
-function terminalEvents(outcome: RunOutcome): NewRunEvent[] {
+export function terminalEvents(outcome: RunOutcome): NewRunEvent[] {
   const events: NewRunEvent[] = [];
   if (outcome.error !== undefined)
     events.push({ type: 'error', payload: { code: outcome.error.code, message: outcome.error.message } });

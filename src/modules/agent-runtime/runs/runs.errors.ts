@@ -17,6 +17,11 @@ export const RunsErrors = {
     new DomainError('conflict', 'runs.already_finished', `The run has already finished (${status}).`, {
       details: { status },
     }),
+  alreadyAnswered: () =>
+    new DomainError('conflict', 'runs.already_answered', 'The question was already answered.'),
+  notWaiting: () => new DomainError('conflict', 'runs.not_waiting', 'The run is not waiting for an answer.'),
+  noWaitingPoint: () =>
+    new DomainError('not_found', 'runs.waiting_point_not_found', 'The run never waited for an answer.'),
   waitTimeout: (runId: string, threadId: string) =>
     new DomainError('timeout', 'runs.wait_timeout', 'The run did not finish in time; follow it by its id.', {
       details: { run_id: runId, thread_id: threadId },

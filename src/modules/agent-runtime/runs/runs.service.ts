@@ -15,6 +15,8 @@ import { isTerminal } from './run-status.js';
 import type { RunEntity } from './run.entity.js';
 import { RunsErrors } from './runs.errors.js';
 import { RunsRepository } from './runs.repository.js';
+import { WaitingPointDto } from '../questions/waiting-point.dto.js';
+import { WaitingPoints } from '../questions/waiting-points.js';
 
 export const streamUrlOf = (runId: string) => `/api/runs/${runId}/events`;
 
@@ -28,6 +30,7 @@ export class RunsService {
     private readonly cancellation: RunCancellation,
     private readonly messages: MessagesRepository,
     private readonly artifacts: ThreadArtifactsRepository,
+    private readonly waitingPoints: WaitingPoints,
   ) {}
 
   async create(user: AuthenticatedUser, threadId: string, input: CreateRunDto): Promise<RunAcceptedDto> {
@@ -79,8 +82,10 @@ export class RunsService {
     await this.threads.getOwned(user, threadId);
     const [active] = await this.runs.activeInThread(threadId);
     const artifacts = await this.artifacts.listForThread(threadId, user.id);
+    const waiting = active?.status === 'waiting' ? await this.waitingPoints.open(active.id) : null;
     return {
       active_run: active === undefined ? null : RunDto.from(active),
+      ...(waiting === null ? {} : { waiting_point: WaitingPointDto.from(waiting) }),
       artifacts: artifacts.map((a) => ({
         path: a.path,
         run_id: a.runId,

@@ -34,10 +34,12 @@ export class ActiveRuns {
   async idle(ms: number): Promise<void> {
     const deadline = Date.now() + ms;
     while (this.runs.size > 0 && Date.now() < deadline) {
+      let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.all([...this.runs.values()].map((run) => run.finished)),
-        new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now()))),
+        new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now())))),
       ]);
+      clearTimeout(timer);
     }
   }
 }

@@ -1,4 +1,3 @@
-import { HumanMessage } from '@langchain/core/messages';
 import { GraphRecursionError } from '@langchain/langgraph';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
@@ -15,7 +14,7 @@ import { RunContextPreparer, type PreparedRun } from '../assembly/run-context-pr
 import { ToolAssembler } from '../assembly/tool-assembler.js';
 import { ToolVisibility } from '../assembly/tool-visibility.js';
 import { LeaseLostError, RunEvents } from '../events/run-events.js';
-import { buildAgentGraph, type RunStateValues } from '../graph/agent-graph.js';
+import { buildAgentGraph } from '../graph/agent-graph.js';
 import { Checkpointer } from '../graph/checkpointer.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
 import type { RunEntity } from '../runs/run.entity.js';
@@ -23,10 +22,15 @@ import { RunFailureCodes } from '../runs/runs.errors.js';
 import { RunTransitions, type ClaimResult, type RunOutcome } from '../runs/run-transitions.js';
 import { ActiveRuns, type StopReason } from './active-runs.js';
 import { LeaseKeeper } from './lease-keeper.js';
-import { RunSession, RunStoppedError } from './run-session.js';
+import { invokeRunGraph, type GraphEnd } from './invoke-run-graph.js';
+import { RunSession, RunStoppedError, type QuestionInterrupt } from './run-session.js';
+import { WaitingPoints } from '../questions/waiting-points.js';
 
 /** How an execution ended for this worker: an outcome to record, or nothing (lease lost, handed back). */
-type Ending = { kind: 'outcome'; outcome: RunOutcome } | { kind: 'stopped'; reason: StopReason };
+type Ending =
+  | { kind: 'outcome'; outcome: RunOutcome }
+  | { kind: 'waiting'; question: QuestionInterrupt }
+  | { kind: 'stopped'; reason: StopReason };
 
 /**
  * Executes one run under a lease: claim, prepare (or reuse) the config snapshot, assemble tools, build
@@ -50,6 +54,7 @@ export class RunExecutor implements OnModuleInit {
     private readonly messages: MessagesRepository,
     private readonly toolEvents: ToolEvents,
     private readonly active: ActiveRuns,
+    private readonly waitingPoints: WaitingPoints,
     private readonly config: AppConfig,
   ) {}
 
@@ -95,14 +100,15 @@ export class RunExecutor implements OnModuleInit {
 
   private async run(run: RunEntity, leaseToken: string, signal: AbortSignal): Promise<Ending> {
     try {
-      return { kind: 'outcome', outcome: await this.runGraph(run, leaseToken, signal) };
+      const end = await this.runGraph(run, leaseToken, signal);
+      return end.kind === 'waiting' ? end : { kind: 'outcome', outcome: { status: 'completed' } };
     } catch (error) {
       if (signal.aborted) return { kind: 'stopped', reason: signal.reason as StopReason };
       return this.endingOf(run, error);
     }
   }
 
-  private async runGraph(run: RunEntity, leaseToken: string, signal: AbortSignal): Promise<RunOutcome> {
+  private async runGraph(run: RunEntity, leaseToken: string, signal: AbortSignal): Promise<GraphEnd> {
     const { actor, snapshot } = await this.prepare(run, leaseToken);
     const { executable } = await this.assembler.assemble({ runId: run.id, actor, snapshot });
     const session = new RunSession(
@@ -142,24 +148,7 @@ export class RunExecutor implements OnModuleInit {
       signal,
       durability: 'sync' as const,
     };
-    const state = await graph.getState(config);
-    const values = state.values as Partial<RunStateValues>;
-    if (values.runId === run.id) {
-      // An earlier attempt of this run got this far: continue from its checkpoint.
-      if (state.next.length === 0) return { status: 'completed' };
-      await this.messages.deleteUncheckpointedAssistant(
-        run.id,
-        (values.messages ?? []).map((message) => message.id).filter((id): id is string => id !== undefined),
-      );
-      await graph.invoke(null, config);
-    } else {
-      const userMessageId = await this.messages.userMessageId(run.id);
-      await graph.invoke(
-        { messages: [new HumanMessage({ id: userMessageId, content: run.input })], runId: run.id },
-        config,
-      );
-    }
-    return { status: 'completed' };
+    return invokeRunGraph(graph, run, config, { messages: this.messages, waitingPoints: this.waitingPoints });
   }
 
   /** The frozen snapshot of a resumed run (authorization re-checked), or a new one saved on the run. */
@@ -193,6 +182,13 @@ export class RunExecutor implements OnModuleInit {
 
   private async record(run: RunEntity, leaseToken: string, ending: Ending): Promise<void> {
     try {
+      if (ending.kind === 'waiting') {
+        const { tool_call_id: toolCallId, questions } = ending.question;
+        // A cancel requested meanwhile wins over the question.
+        if ((await this.waitingPoints.park(run, leaseToken, toolCallId, questions)) === 'not_running')
+          await this.transitions.finish(run, leaseToken, { status: 'cancelled' });
+        return;
+      }
       if (ending.kind === 'outcome') {
         if (!(await this.transitions.finish(run, leaseToken, ending.outcome)))
           this.logger.warn({ run_id: run.id }, 'lease lost before the outcome was recorded');

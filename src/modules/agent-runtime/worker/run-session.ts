@@ -6,6 +6,7 @@ import {
   type BaseMessage,
 } from '@langchain/core/messages';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { interrupt } from '@langchain/langgraph';
 import { createHash, randomUUID } from 'node:crypto';
 import type { ToolExecutionContext } from '../../tools/execution/tool-execution-context.js';
 import type { ToolExecutor } from '../../tools/execution/tool-executor.js';
@@ -20,6 +21,15 @@ import { repairDanglingToolCalls } from '../graph/repair-history.js';
 import type { MessagesRepository } from '../messages/messages.repository.js';
 import type { MessageToolCall } from '../messages/message.entity.js';
 import type { RunTransitions } from '../runs/run-transitions.js';
+import { ASK_USER_QUESTION } from '../questions/ask-user-question.tool.js';
+import type { NormalizedQuestion } from '../questions/question-schema.js';
+import type { Answers } from '../questions/waiting-point.entity.js';
+
+/** What the graph is interrupted with when the model asks the user: stored in the checkpoint. */
+export interface QuestionInterrupt {
+  tool_call_id: string;
+  questions: NormalizedQuestion[];
+}
 
 /** Thrown at a safe point once the run was asked to stop (cancel, lost lease, shutdown). */
 export class RunStoppedError extends Error {
@@ -74,7 +84,8 @@ function textOf(content: AIMessageChunk['content']): string {
  * steps it stops if the run was asked to.
  */
 export class RunSession implements AgentSteps {
-  private visibleTools: ReadonlySet<string> = new Set();
+  /** What the model was shown in its latest call (null until a call in this session). */
+  private visibleTools: ReadonlySet<string> | null = null;
   /** Raw arguments of tool calls the model sent as invalid JSON (refused by the executor's guards). */
   private readonly invalidArgs = new Map<string, string>();
 
@@ -85,10 +96,8 @@ export class RunSession implements AgentSteps {
 
   async callModel(history: BaseMessage[]): Promise<AIMessage> {
     this.safePoint();
-    const { snapshot, runId, threadId, model, signal } = this.init;
-    const context: VisibilityContext = { runId, threadId, snapshot };
-    const visible = await this.deps.visibility.visible(context, this.init.executable);
-    this.visibleTools = new Set(visible.map((tool) => tool.name));
+    const { snapshot, model, signal } = this.init;
+    const visible = await this.refreshVisibleTools();
     const bound =
       visible.length === 0
         ? model
@@ -138,10 +147,17 @@ export class RunSession implements AgentSteps {
       }
       const result = await this.deps.executor.execute(
         { id: call.id!, name: call.name, args: this.invalidArgs.get(call.id!) ?? call.args },
-        { ...this.init.toolContext, visibleTools: this.visibleTools },
+        // A resumed run re-enters at its tools step: it gets what its model call would have shown.
+        {
+          ...this.init.toolContext,
+          visibleTools: this.visibleTools ?? (await this.refreshVisibleToolNames()),
+        },
       );
+      const content = result.isError
+        ? result.content
+        : this.afterSuccess(call.id!, call.name, result.content);
       await this.deps.messages.insertFenced(
-        { id, threadId, runId, role: 'tool', content: result.content, toolCallId: call.id!, name: call.name },
+        { id, threadId, runId, role: 'tool', content, toolCallId: call.id!, name: call.name },
         leaseToken,
       );
       await this.emit([
@@ -150,7 +166,7 @@ export class RunSession implements AgentSteps {
           payload: {
             tool_call_id: call.id,
             name: call.name,
-            content: result.content,
+            content,
             is_error: result.isError,
           },
         },
@@ -158,7 +174,7 @@ export class RunSession implements AgentSteps {
       results.push(
         new ToolMessage({
           id,
-          content: result.content,
+          content,
           tool_call_id: call.id!,
           name: call.name,
           status: result.isError ? 'error' : 'success',
@@ -166,6 +182,18 @@ export class RunSession implements AgentSteps {
       );
     }
     return results;
+  }
+
+  /**
+   * A successful `ask_user_question` interrupts the graph with its normalized questions (the run then
+   * waits); on resume this node runs again and `interrupt` returns the answers, which the model gets
+   * with the questions, keyed by question_id.
+   */
+  private afterSuccess(toolCallId: string, name: string, content: string): string {
+    if (name !== ASK_USER_QUESTION) return content;
+    const { questions } = JSON.parse(content) as { questions: NormalizedQuestion[] };
+    const answers = interrupt<QuestionInterrupt, Answers>({ tool_call_id: toolCallId, questions });
+    return JSON.stringify({ questions, answers });
   }
 
   private async recordAssistant(messageId: string, full: AIMessageChunk): Promise<AIMessage> {
@@ -220,6 +248,19 @@ export class RunSession implements AgentSteps {
       tool_calls: toolCalls.map((call) => ({ ...call, type: 'tool_call' as const })),
       usage_metadata: usage,
     });
+  }
+
+  private async refreshVisibleTools(): Promise<OfferedTool[]> {
+    const { snapshot, runId, threadId } = this.init;
+    const context: VisibilityContext = { runId, threadId, snapshot };
+    const visible = await this.deps.visibility.visible(context, this.init.executable);
+    this.visibleTools = new Set(visible.map((tool) => tool.name));
+    return visible;
+  }
+
+  private async refreshVisibleToolNames(): Promise<ReadonlySet<string>> {
+    await this.refreshVisibleTools();
+    return this.visibleTools!;
   }
 
   private emit(events: NewRunEvent[]) {

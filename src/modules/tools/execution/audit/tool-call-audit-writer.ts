@@ -46,13 +46,34 @@ export class ToolCallAuditWriter implements OnApplicationShutdown {
     await this.flush();
   }
 
+  /** Writes each row alone and drops those the database refuses; false when it became unreachable. */
+  private async writeOneByOne(batch: NewToolCallRecord[]): Promise<boolean> {
+    for (const [index, record] of batch.entries()) {
+      try {
+        await this.repository.insertMany([record]);
+      } catch (error) {
+        if (!isDataError(error)) {
+          this.pending.unshift(...batch.slice(index));
+          return false;
+        }
+        this.logger.error(
+          { err: (error as Error).message, tool: record.toolName, run_id: record.runId },
+          'tool call audit row refused by the database; dropped',
+        );
+      }
+    }
+    return true;
+  }
+
   private async writePending(): Promise<void> {
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, MAX_BATCH);
       try {
         await this.repository.insertMany(batch);
       } catch (error) {
-        this.pending.unshift(...batch);
+        // A row PostgreSQL refuses (bad id, too long) must not hold back the others forever.
+        if (isDataError(error) && (await this.writeOneByOne(batch))) continue;
+        if (!isDataError(error)) this.pending.unshift(...batch);
         this.logger.error(
           { err: error, pending: this.pending.length },
           'could not write tool call audit rows; will retry',
@@ -69,4 +90,11 @@ export class ToolCallAuditWriter implements OnApplicationShutdown {
       this.dropped = 0;
     }
   }
+}
+
+/** SQLSTATE class 22 (data exception) or 23 (integrity): retrying the same row can never succeed. */
+function isDataError(error: unknown): boolean {
+  const driverError = (error as { driverError?: { code?: string } }).driverError;
+  const code = driverError?.code ?? (error as { code?: string }).code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
 }

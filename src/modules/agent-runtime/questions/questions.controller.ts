@@ -1,0 +1,60 @@
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentUser } from '../../../common/auth/auth.decorators.js';
+import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
+import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
+import { AppConfig } from '../../../config/app-config.js';
+import { RunsErrors } from '../runs/runs.errors.js';
+import { RunsService } from '../runs/runs.service.js';
+import { validateAnswers } from './answer-validation.js';
+import { SubmitAnswersDto, WaitingPointDto } from './waiting-point.dto.js';
+import { WaitingPoints } from './waiting-points.js';
+
+/** The questions a run asked (`ask_user_question`) and the owner's answers, which resume the same run. */
+@ApiTags('Runs')
+@ApiBearerAuth()
+@ApiErrors(400, 401)
+@Controller('runs/:id')
+export class QuestionsController {
+  constructor(
+    private readonly runs: RunsService,
+    private readonly waitingPoints: WaitingPoints,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get('waiting-point')
+  @ApiOperation({ summary: "The run's latest waiting point (its questions, status and answers)" })
+  @ApiErrors([404, 'runs.not_found', 'runs.waiting_point_not_found'])
+  async get(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', new ParseUUIDPipe()) runId: string,
+  ): Promise<WaitingPointDto> {
+    await this.runs.getOwned(user, runId);
+    const point = await this.waitingPoints.latest(runId);
+    if (point === null) throw RunsErrors.noWaitingPoint();
+    return WaitingPointDto.from(point);
+  }
+
+  @Post('answers')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Answer the open questions of a waiting run: the same run resumes' })
+  @ApiErrors(
+    [404, 'runs.not_found', 'runs.waiting_point_not_found'],
+    [409, 'runs.already_answered', 'runs.not_waiting'],
+    503,
+  )
+  async answer(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', new ParseUUIDPipe()) runId: string,
+    @Body() body: SubmitAnswersDto,
+  ): Promise<WaitingPointDto> {
+    await this.runs.getOwned(user, runId);
+    const point = await this.waitingPoints.latest(runId);
+    if (point === null) throw RunsErrors.noWaitingPoint();
+    if (point.status === 'cancelled') throw RunsErrors.notWaiting();
+    const answers = validateAnswers(point.questions, body.answers, this.config.runtime.answerMaxChars);
+    return WaitingPointDto.from(
+      await this.waitingPoints.answer(point, answers, user.id, body.request_id ?? null),
+    );
+  }
+}

@@ -1,0 +1,63 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
+import { RunEntity } from '../runs/run.entity.js';
+import type { NormalizedQuestion } from './question-schema.js';
+
+export type WaitingPointStatus = 'open' | 'answered' | 'cancelled';
+export type Answers = Record<string, string | string[]>;
+
+/** A run waiting for the user's answers to `ask_user_question`: projected from the graph's interrupt. */
+@Entity({ name: 'waiting_points' })
+@Index('waiting_points_run_call_key', ['runId', 'toolCallId'], { unique: true })
+@Index('waiting_points_status_idx', ['status'])
+export class WaitingPointEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'uuid' })
+  runId: string;
+
+  @ManyToOne(() => RunEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'run_id' })
+  run?: RunEntity;
+
+  @Column({ type: 'uuid' })
+  threadId: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  toolCallId: string;
+
+  @Column({ type: 'jsonb' })
+  questions: NormalizedQuestion[];
+
+  @Column({ type: 'varchar', length: 16 })
+  status: WaitingPointStatus;
+
+  @Column({ type: 'jsonb', nullable: true })
+  answers: Answers | null;
+
+  @Column({ type: 'uuid', nullable: true })
+  answeredBy: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  answerRequestId: string | null;
+
+  @Column({ type: 'char', length: 64, nullable: true })
+  answersDigest: string | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  answeredAt: Date | null;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  cancelledAt: Date | null;
+}

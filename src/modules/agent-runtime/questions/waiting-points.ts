@@ -1,0 +1,123 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
+import { RunEvents, statusEvent } from '../events/run-events.js';
+import type { RunEvent } from '../events/run-event.js';
+import { RunDispatcher } from '../queue/run-dispatcher.js';
+import type { RunEntity } from '../runs/run.entity.js';
+import { RunsErrors } from '../runs/runs.errors.js';
+import type { NormalizedQuestion } from './question-schema.js';
+import { WaitingPointEntity, type Answers } from './waiting-point.entity.js';
+
+export type ParkResult = 'parked' | 'not_running';
+
+/**
+ * Waiting points: written when a run's graph stopped at `ask_user_question` (after the interrupt, in
+ * the lease holder's transaction), answered once by the owner (which queues the same run again).
+ */
+@Injectable()
+export class WaitingPoints {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly events: RunEvents,
+    private readonly dispatcher: RunDispatcher,
+  ) {}
+
+  /**
+   * The run becomes `waiting` with an open waiting point and gives up its lease. `not_running` when
+   * the lease is gone or a cancel was requested meanwhile (nothing written).
+   */
+  async park(
+    run: Pick<RunEntity, 'id' | 'threadId'>,
+    leaseToken: string,
+    toolCallId: string,
+    questions: NormalizedQuestion[],
+  ): Promise<ParkResult> {
+    const events = await this.dataSource.transaction(async (manager) => {
+      const [, affected] = await manager.query<[unknown, number]>(
+        `UPDATE runs SET status = 'waiting', lease_token = NULL, lease_expires_at = NULL
+          WHERE id = $1 AND lease_token = $2 AND status = 'running'`,
+        [run.id, leaseToken],
+      );
+      if (affected === 0) return null;
+      const [point] = await manager.query<{ id: string }[]>(
+        `INSERT INTO waiting_points (run_id, thread_id, tool_call_id, questions, status)
+         VALUES ($1, $2, $3, $4::jsonb, 'open')
+         ON CONFLICT (run_id, tool_call_id) DO UPDATE SET status = 'open', answers = NULL, answered_at = NULL
+         RETURNING id`,
+        [run.id, run.threadId, toolCallId, JSON.stringify(questions)],
+      );
+      return this.events.appendIn(manager, run.id, [
+        { type: 'waiting', payload: { waiting_point_id: point.id, tool_call_id: toolCallId, questions } },
+        statusEvent('waiting'),
+      ]);
+    });
+    if (events === null) return 'not_running';
+    await this.events.publish(run.id, events);
+    return 'parked';
+  }
+
+  /** The run's latest waiting point, if it ever waited. */
+  latest(runId: string): Promise<WaitingPointEntity | null> {
+    return this.dataSource
+      .getRepository(WaitingPointEntity)
+      .findOne({ where: { runId }, order: { createdAt: 'DESC' } });
+  }
+
+  /** The open waiting point of a run (what a thread's state shows). */
+  open(runId: string): Promise<WaitingPointEntity | null> {
+    return this.dataSource.getRepository(WaitingPointEntity).findOneBy({ runId, status: 'open' });
+  }
+
+  /** The answers a resumed run continues with (the interrupted call's waiting point). */
+  async answersFor(runId: string, toolCallId: string): Promise<Answers | null> {
+    const point = await this.dataSource
+      .getRepository(WaitingPointEntity)
+      .findOneBy({ runId, toolCallId, status: 'answered' });
+    return point?.answers ?? null;
+  }
+
+  /**
+   * Accepts the answers of an open waiting point (validated by the caller) exactly once: the point is
+   * locked, marked answered, the run queued again, in one transaction; then the run is enqueued. A
+   * replay with the same answers returns the accepted point; anything else after it → 409.
+   */
+  async answer(
+    point: WaitingPointEntity,
+    answers: Answers,
+    answeredBy: string,
+    requestId: string | null,
+  ): Promise<WaitingPointEntity> {
+    const digest = canonicalDigest(answers);
+    const result = await this.dataSource.transaction(async (manager) => {
+      const [current] = await manager.query<{ status: string; answers_digest: string | null }[]>(
+        `SELECT status, answers_digest FROM waiting_points WHERE id = $1 FOR UPDATE`,
+        [point.id],
+      );
+      if (current.status === 'answered') {
+        if (current.answers_digest === digest)
+          return { replay: true as const, events: [] as RunEvent[], attempts: 0 };
+        throw RunsErrors.alreadyAnswered();
+      }
+      if (current.status !== 'open') throw RunsErrors.notWaiting();
+      const [rows] = await manager.query<[{ attempts: number }[], number]>(
+        `UPDATE runs SET status = 'queued' WHERE id = $1 AND status = 'waiting' RETURNING attempts`,
+        [point.runId],
+      );
+      if (rows.length === 0) throw RunsErrors.notWaiting();
+      await manager.query(
+        `UPDATE waiting_points SET status = 'answered', answers = $2::jsonb, answered_by = $3, answered_at = now(),
+                answer_request_id = $4, answers_digest = $5
+          WHERE id = $1`,
+        [point.id, JSON.stringify(answers), answeredBy, requestId, digest],
+      );
+      const events = await this.events.appendIn(manager, point.runId, [statusEvent('queued')]);
+      return { replay: false as const, events, attempts: rows[0].attempts };
+    });
+    if (!result.replay) {
+      await this.events.publish(point.runId, result.events);
+      await this.dispatcher.dispatch({ id: point.runId, attempts: result.attempts });
+    }
+    return this.dataSource.getRepository(WaitingPointEntity).findOneByOrFail({ id: point.id });
+  }
+}

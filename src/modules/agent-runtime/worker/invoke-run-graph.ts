@@ -1,0 +1,73 @@
+import { HumanMessage } from '@langchain/core/messages';
+import { Command } from '@langchain/langgraph';
+import type { AgentGraph, RunStateValues } from '../graph/agent-graph.js';
+import type { MessagesRepository } from '../messages/messages.repository.js';
+import type { WaitingPoints } from '../questions/waiting-points.js';
+import type { RunEntity } from '../runs/run.entity.js';
+import { RunFailureCodes } from '../runs/runs.errors.js';
+import { DomainError } from '../../../common/errors/domain-error.js';
+import type { QuestionInterrupt } from './run-session.js';
+
+/** How the graph stopped: at its end, or at a question for the user. */
+export type GraphEnd = { kind: 'completed' } | { kind: 'waiting'; question: QuestionInterrupt };
+
+export interface GraphRunConfig {
+  configurable: { thread_id: string };
+  recursionLimit: number;
+  signal: AbortSignal;
+  durability: 'sync';
+}
+
+type GraphState = Awaited<ReturnType<AgentGraph['getState']>>;
+
+const pendingQuestion = (state: GraphState): QuestionInterrupt | null => {
+  for (const task of state.tasks) {
+    const value = task.interrupts?.[0]?.value as QuestionInterrupt | undefined;
+    if (value !== undefined) return value;
+  }
+  return null;
+};
+
+/**
+ * Runs the thread's graph for this run. The checkpoint names the run that wrote it: a run found there
+ * with work pending continues from it (with the answers, if it stopped at a question); a run that had
+ * finished its graph is done; any other run starts with its user message.
+ */
+export async function invokeRunGraph(
+  graph: AgentGraph,
+  run: RunEntity,
+  config: GraphRunConfig,
+  deps: { messages: MessagesRepository; waitingPoints: WaitingPoints },
+): Promise<GraphEnd> {
+  const state = await graph.getState(config);
+  const values = state.values as Partial<RunStateValues>;
+  if (values.runId === run.id) {
+    if (state.next.length === 0) return { kind: 'completed' };
+    // Assistant messages of a model call the checkpoint never recorded are made again.
+    await deps.messages.deleteUncheckpointedAssistant(
+      run.id,
+      (values.messages ?? []).map((message) => message.id).filter((id): id is string => id !== undefined),
+    );
+    const question = pendingQuestion(state);
+    if (question === null) {
+      await graph.invoke(null, config);
+    } else {
+      const answers = await deps.waitingPoints.answersFor(run.id, question.tool_call_id);
+      if (answers === null)
+        throw new DomainError(
+          'internal',
+          RunFailureCodes.internal,
+          'The run resumed without the answers it waits for.',
+        );
+      await graph.invoke(new Command({ resume: answers }), config);
+    }
+  } else {
+    const userMessageId = await deps.messages.userMessageId(run.id);
+    await graph.invoke(
+      { messages: [new HumanMessage({ id: userMessageId, content: run.input })], runId: run.id },
+      config,
+    );
+  }
+  const question = pendingQuestion(await graph.getState(config));
+  return question === null ? { kind: 'completed' } : { kind: 'waiting', question };
+}

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { isUUID } from 'class-validator';
+import { DataSource } from 'typeorm';
+import type { ToolInvocation } from '../../tools/execution/tool-execution-context.js';
+import { ImprovementMarksErrors } from '../improvement-marks.errors.js';
+import { ImprovementMarksRepository } from '../improvement-marks.repository.js';
+import { checkRunMayWrite } from './run-write-checks.js';
+
+export type SavedMark = {
+  id: string;
+  run_id: string;
+  saved: true;
+};
+
+/** The longest tool_call_id stored (the column, as in the tool call audit). */
+const TOOL_CALL_ID_MAX = 200;
+
+/**
+ * Saves a mark for the run and tool call of the invocation, never for ids taken from arguments. One
+ * transaction: the run's lease, the account and the agent access are re-checked, then the mark is
+ * inserted. The run and tool call id are the idempotency key: a replay with the same reason returns the
+ * same id, another reason is a conflict.
+ */
+@Injectable()
+export class MarkRecorder {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly marks: ImprovementMarksRepository,
+  ) {}
+
+  async record(invocation: ToolInvocation, reason: string): Promise<SavedMark> {
+    const { context, toolCallId } = invocation;
+    if (!hasRealRun(context.runId, context.leaseToken, toolCallId))
+      throw ImprovementMarksErrors.runContextMissing();
+    const mark = await this.dataSource.transaction(async (manager) => {
+      const run = await checkRunMayWrite(manager, context);
+      return this.marks.insertOrGetIn(manager, {
+        runId: context.runId,
+        toolCallId,
+        agentSlug: run.agentSlug,
+        userId: run.userId,
+        threadId: run.threadId,
+        reason,
+      });
+    });
+    if (mark.reason !== reason) throw ImprovementMarksErrors.conflict(mark.id, context.runId, toolCallId);
+    return { id: mark.id, run_id: context.runId, saved: true };
+  }
+}
+
+/** A run id and lease token as the runtime makes them (UUIDs) and a model's tool_call_id. */
+function hasRealRun(runId: unknown, leaseToken: unknown, toolCallId: unknown): boolean {
+  return (
+    isUUID(runId) &&
+    isUUID(leaseToken) &&
+    typeof toolCallId === 'string' &&
+    toolCallId.trim().length > 0 &&
+    toolCallId.length <= TOOL_CALL_ID_MAX
+  );
+}

@@ -1,0 +1,59 @@
+import type { EntityManager } from 'typeorm';
+import type { UserRole } from '../../../common/auth/user-role.js';
+import { canRead, type ShareConfig } from '../../agents/sharing/share-config.js';
+import type { ToolExecutionContext } from '../../tools/execution/tool-execution-context.js';
+import { RunAuthorizationRevokedError } from '../../tools/tools.errors.js';
+import { ImprovementMarksErrors } from '../improvement-marks.errors.js';
+
+/** What a write may rely on once the checks passed: the run as stored. */
+export interface HeldRun {
+  agentSlug: string;
+  userId: string;
+  threadId: string;
+}
+
+/**
+ * Re-checks, inside the caller's transaction, that the run may still write: this worker holds the
+ * run's lease (`runs.lease_lost` otherwise), the account is active (`auth.account_disabled`) and the
+ * user may still use the run's agent (`agents.access_revoked`). The rows read are locked FOR SHARE, so
+ * none of these can change until the transaction ends. A revocation ends the run, not just the call.
+ *
+ * The agent rule is `canRead` from the agents module, the same rule `AgentsService.findUsable` applies
+ * in SQL; reading the row here keeps the whole check in this one transaction and connection.
+ */
+export async function checkRunMayWrite(
+  manager: EntityManager,
+  context: ToolExecutionContext,
+): Promise<HeldRun> {
+  const [run] = await manager.query<HeldRun[]>(
+    `SELECT agent_slug AS "agentSlug", user_id AS "userId", thread_id AS "threadId"
+       FROM runs WHERE id = $1 AND lease_token = $2 FOR SHARE`,
+    [context.runId, context.leaseToken],
+  );
+  if (run === undefined)
+    throw new RunAuthorizationRevokedError('runs.lease_lost', 'The run is no longer held by this worker.');
+  if (run.userId !== context.user.id || run.threadId !== context.threadId)
+    throw ImprovementMarksErrors.runMismatch();
+
+  const [user] = await manager.query<
+    { id: string; role: UserRole; departmentId: string; disabled: boolean }[]
+  >(`SELECT id, role, department_id AS "departmentId", disabled FROM users WHERE id = $1 FOR SHARE`, [
+    context.user.id,
+  ]);
+  if (user === undefined || user.disabled)
+    throw new RunAuthorizationRevokedError(
+      'auth.account_disabled',
+      'The account running this agent is disabled.',
+    );
+
+  const [agent] = await manager.query<
+    { ownerId: string | null; builtin: boolean; shareConfig: ShareConfig }[]
+  >(
+    `SELECT owner_id AS "ownerId", builtin, share_config AS "shareConfig" FROM agents WHERE slug = $1 FOR SHARE`,
+    [run.agentSlug],
+  );
+  const actor = { id: user.id, role: user.role, departmentId: user.departmentId };
+  if (agent === undefined || !canRead(actor, agent))
+    throw new RunAuthorizationRevokedError('agents.access_revoked', 'The user may no longer use this agent.');
+  return run;
+}
