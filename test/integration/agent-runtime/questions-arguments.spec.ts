@@ -1,6 +1,7 @@
-import { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import { startRuntime } from '../../support/runs/runtime-context';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
-import { TestContext, type TestUser } from '../../support/test-app';
+import type { TestContext, TestUser } from '../../support/test-app';
 
 const REFUSED: [string, unknown][] = [
   ['a JSON string instead of an array', { questions: JSON.stringify([{ question: 'Who?' }]) }],
@@ -46,22 +47,15 @@ const REFUSED: [string, unknown][] = [
 describe('ask_user_question refuses malformed arguments as a tool error, without a waiting point', () => {
   let fake: FakeOpenAiServer;
   let ctx: TestContext;
+  let close: () => Promise<void>;
   let user: TestUser;
 
   beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    ctx = await TestContext.start({
-      APP_ROLE: 'all',
-      OPENAI_BASE_URL: fake.baseUrl,
-      DEFAULT_MODEL: 'fake-model',
-    });
+    ({ fake, ctx, close } = await startRuntime());
     user = await ctx.newUser();
   });
 
-  afterAll(async () => {
-    await ctx.close();
-    await fake.close();
-  });
+  afterAll(() => close());
 
   it.each(REFUSED)('%s', async (_label, args) => {
     const threadId = await newThread(ctx, user);
@@ -86,20 +80,13 @@ describe('ask_user_question refuses malformed arguments as a tool error, without
 describe('a waiting point survives a restart of the API and the worker', () => {
   let fake: FakeOpenAiServer;
   let ctx: TestContext;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    ctx = await TestContext.start({
-      APP_ROLE: 'all',
-      OPENAI_BASE_URL: fake.baseUrl,
-      DEFAULT_MODEL: 'fake-model',
-    });
+    ({ fake, ctx, close } = await startRuntime());
   });
 
-  afterAll(async () => {
-    await ctx.close();
-    await fake.close();
-  });
+  afterAll(() => close());
 
   it('is answered after the restart and the same run completes', async () => {
     const user = await ctx.newUser();

@@ -1,7 +1,8 @@
-import { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import { startRuntime } from '../../support/runs/runtime-context';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
 import { listeningUrl, readSse } from '../../support/runs/sse-client';
-import { TestContext, type TestUser } from '../../support/test-app';
+import type { TestContext, TestUser } from '../../support/test-app';
 
 const QUESTIONS = [
   { question: '  Who reads it?  ' },
@@ -27,22 +28,15 @@ const QUESTIONS = [
 describe('ask_user_question: a waiting point, answers, and the same run resuming', () => {
   let fake: FakeOpenAiServer;
   let ctx: TestContext;
+  let close: () => Promise<void>;
   let user: TestUser;
 
   beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    ctx = await TestContext.start({
-      APP_ROLE: 'all',
-      OPENAI_BASE_URL: fake.baseUrl,
-      DEFAULT_MODEL: 'fake-model',
-    });
+    ({ fake, ctx, close } = await startRuntime());
     user = await ctx.newUser();
   });
 
-  afterAll(async () => {
-    await ctx.close();
-    await fake.close();
-  });
+  afterAll(() => close());
 
   async function waitingRun() {
     const threadId = await newThread(ctx, user);

@@ -1,29 +1,23 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
-import { TestContext, type TestUser } from '../../support/test-app';
+import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import { startRuntime } from '../../support/runs/runtime-context';
+import type { TestContext, TestUser } from '../../support/test-app';
 import { listeningUrl, readSse } from '../../support/runs/sse-client';
 import { auth, newThread, startRun } from '../../support/runs/run-helpers';
+import { workdirFile } from '../../support/runs/workdir-files';
 
 describe('a run end to end: HTTP → BullMQ → worker → graph → tools → SSE → rows', () => {
   let fake: FakeOpenAiServer;
   let ctx: TestContext;
+  let close: () => Promise<void>;
   let user: TestUser;
 
   beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    ctx = await TestContext.start({
-      APP_ROLE: 'all',
-      OPENAI_BASE_URL: fake.baseUrl,
-      DEFAULT_MODEL: 'fake-model',
-    });
+    ({ fake, ctx, close } = await startRuntime());
     user = await ctx.newUser();
   });
 
-  afterAll(async () => {
-    await ctx.close();
-    await fake.close();
-  });
+  afterAll(() => close());
 
   it('executes two tool calls from the model and streams every event in order', async () => {
     const threadId = await newThread(ctx, user);
@@ -75,14 +69,7 @@ describe('a run end to end: HTTP → BullMQ → worker → graph → tools → S
     expect(stream.frames.at(-1)?.data.payload).toEqual({ status: 'completed' });
 
     // The file exists in the thread's workdir on disk.
-    const onDisk = join(
-      ctx.config.dataDir,
-      'users',
-      user.id,
-      'user-data/workdir',
-      `t-${threadId}`,
-      'notes.md',
-    );
+    const onDisk = workdirFile(ctx, user.id, threadId, 'notes.md');
     expect(await readFile(onDisk, 'utf8')).toBe('hello run');
 
     // The model saw the tool results bound to their calls.

@@ -1,12 +1,14 @@
-import { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import { startRuntime } from '../../support/runs/runtime-context';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
 import { eventRows, runRow } from '../../support/runs/run-rows';
 import { listeningUrl, readSse, type SseFrame } from '../../support/runs/sse-client';
-import { TestContext, type TestUser } from '../../support/test-app';
+import type { TestContext, TestUser } from '../../support/test-app';
 
 describe('runs HTTP API: cancelling runs', () => {
   let fake: FakeOpenAiServer;
   let ctx: TestContext;
+  let close: () => Promise<void>;
   let user: TestUser;
   let base: string;
 
@@ -26,20 +28,12 @@ describe('runs HTTP API: cancelling runs', () => {
   };
 
   beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    ctx = await TestContext.start({
-      APP_ROLE: 'all',
-      OPENAI_BASE_URL: fake.baseUrl,
-      DEFAULT_MODEL: 'fake-model',
-    });
+    ({ fake, ctx, close } = await startRuntime());
     user = await ctx.newUser();
     base = await listeningUrl(ctx.app.getHttpServer());
   });
 
-  afterAll(async () => {
-    await ctx?.close();
-    await fake?.close();
-  });
+  afterAll(() => close?.());
 
   it('cancels a queued run at once, and its stream replays the cancellation and done', async () => {
     const threadId = await newThread(ctx, user);

@@ -1,28 +1,22 @@
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import { startRuntime } from '../../support/runs/runtime-context';
 import { requestedToolCalls, toolAnswer, unansweredToolCalls } from '../../support/runs/model-requests';
 import { runRow, storedEvents } from '../../support/runs/run-event-rows';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
-import { TestContext } from '../../support/test-app';
+import { workdirFile } from '../../support/runs/workdir-files';
+import type { TestContext } from '../../support/test-app';
 
 describe('runs that end early: step limit, authorization revoked mid-run; the thread goes on', () => {
   let fake: FakeOpenAiServer;
   let ctx: TestContext;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    ctx = await TestContext.start({
-      APP_ROLE: 'all',
-      OPENAI_BASE_URL: fake.baseUrl,
-      DEFAULT_MODEL: 'fake-model',
-    });
+    ({ fake, ctx, close } = await startRuntime());
   });
 
-  afterAll(async () => {
-    await ctx.close();
-    await fake.close();
-  });
+  afterAll(() => close());
 
   it('fails a run that keeps calling tools with runs.step_limit_exceeded (max_execution_steps)', async () => {
     const admin = await ctx.newUser({ role: 'admin' });
@@ -88,14 +82,7 @@ describe('runs that end early: step limit, authorization revoked mid-run; the th
     expect(events.slice(-3).map((e) => e.type)).toEqual(['error', 'status', 'done']);
     expect(events.at(-3)?.payload.code).toBe('auth.account_disabled');
 
-    const onDisk = join(
-      ctx.config.dataDir,
-      'users',
-      user.id,
-      'user-data/workdir',
-      `t-${threadId}`,
-      'secret.md',
-    );
+    const onDisk = workdirFile(ctx, user.id, threadId, 'secret.md');
     await expect(stat(onDisk)).rejects.toMatchObject({ code: 'ENOENT' });
     const toolMessages = await ctx.dataSource.query<unknown[]>(
       `SELECT 1 FROM messages WHERE run_id = $1 AND role = 'tool'`,

@@ -1,11 +1,12 @@
 import { Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import { RunToolSources } from '../../../src/modules/agent-runtime/assembly/run-tool-sources';
 import { RunAssemblyPortsModule } from '../../../src/modules/agent-runtime/run-assembly-ports.module';
-import { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import { startRuntime } from '../../support/runs/runtime-context';
 import { runRow, storedEvents } from '../../support/runs/run-event-rows';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
 import { listeningUrl, readSse } from '../../support/runs/sse-client';
-import { TestContext } from '../../support/test-app';
+import type { TestContext } from '../../support/test-app';
 
 const CLASHING_LABEL = 'MCP server "clashing-files"';
 
@@ -39,19 +40,13 @@ class ClashingToolSourceModule {}
 describe('a tool name offered by two sources', () => {
   let fake: FakeOpenAiServer;
   let ctx: TestContext;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    ctx = await TestContext.start(
-      { APP_ROLE: 'all', OPENAI_BASE_URL: fake.baseUrl, DEFAULT_MODEL: 'fake-model' },
-      [ClashingToolSourceModule],
-    );
+    ({ fake, ctx, close } = await startRuntime({}, [ClashingToolSourceModule]));
   });
 
-  afterAll(async () => {
-    await ctx.close();
-    await fake.close();
-  });
+  afterAll(() => close());
 
   it('fails the run with tools.name_conflict naming both sources, before any model call', async () => {
     const user = await ctx.newUser();

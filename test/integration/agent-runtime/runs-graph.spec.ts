@@ -1,36 +1,27 @@
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import { startRuntime } from '../../support/runs/runtime-context';
 import { offeredTools, toolAnswer, unansweredToolCalls } from '../../support/runs/model-requests';
 import { storedEvents } from '../../support/runs/run-event-rows';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
 import { listeningUrl, readSse } from '../../support/runs/sse-client';
-import { TestContext, type TestUser } from '../../support/test-app';
+import { workdirFile } from '../../support/runs/workdir-files';
+import type { TestContext, TestUser } from '../../support/test-app';
 
 describe('graph execution: model failures, tool errors, artifacts', () => {
   let fake: FakeOpenAiServer;
   let ctx: TestContext;
+  let close: () => Promise<void>;
   let user: TestUser;
   let base: string;
 
   beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    ctx = await TestContext.start({
-      APP_ROLE: 'all',
-      OPENAI_BASE_URL: fake.baseUrl,
-      DEFAULT_MODEL: 'fake-model',
-    });
+    ({ fake, ctx, close } = await startRuntime());
     user = await ctx.newUser();
     base = await listeningUrl(ctx.app.getHttpServer());
   });
 
-  afterAll(async () => {
-    await ctx.close();
-    await fake.close();
-  });
-
-  const workdirFile = (threadId: string, name: string) =>
-    join(ctx.config.dataDir, 'users', user.id, 'user-data/workdir', `t-${threadId}`, name);
+  afterAll(() => close());
 
   it('fails the run with models.bad_request when the provider refuses, then the thread takes a new run', async () => {
     const threadId = await newThread(ctx, user);
@@ -147,7 +138,9 @@ describe('graph execution: model failures, tool errors, artifacts', () => {
       ['call_ghost', true],
     ]);
     for (const e of results) expect(JSON.parse(e.payload.content).error.code).toBe('tools.not_executable');
-    await expect(stat(workdirFile(threadId, 'no.md'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(stat(workdirFile(ctx, user.id, threadId, 'no.md'))).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
     expect(unansweredToolCalls(fake.requests.at(-1)!.body.messages)).toEqual([]);
   });
 
@@ -161,7 +154,7 @@ describe('graph execution: model failures, tool errors, artifacts', () => {
     const run = await startRun(ctx, user, threadId, { input: 'write two files' });
     expect(await waitForStatus(ctx, run.run_id, isTerminal)).toBe('completed');
 
-    expect(await stat(workdirFile(threadId, 'two.md'))).toBeTruthy();
+    expect(await stat(workdirFile(ctx, user.id, threadId, 'two.md'))).toBeTruthy();
     const results = (await storedEvents(ctx, run.run_id)).filter((e) => e.type === 'tool_result');
     expect(results.map((e) => [e.payload.tool_call_id, e.payload.is_error])).toEqual([
       ['call_0', false],
@@ -214,6 +207,6 @@ describe('graph execution: model failures, tool errors, artifacts', () => {
       artifacts: [{ path: virtual, run_id: run.run_id }],
     });
     expect(state.body.artifacts).toHaveLength(1);
-    expect(await stat(workdirFile(threadId, 'report.md'))).toBeTruthy();
+    expect(await stat(workdirFile(ctx, user.id, threadId, 'report.md'))).toBeTruthy();
   });
 });

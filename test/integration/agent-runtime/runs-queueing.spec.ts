@@ -1,7 +1,8 @@
-import { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import { startRuntime } from '../../support/runs/runtime-context';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
 import { countRows, runRow } from '../../support/runs/run-rows';
-import { TestContext, type TestUser } from '../../support/test-app';
+import type { TestContext, TestUser } from '../../support/test-app';
 
 interface MessageItem {
   id: string;
@@ -13,6 +14,7 @@ interface MessageItem {
 describe('runs HTTP API: FIFO per thread, reject policy, messages and state', () => {
   let fake: FakeOpenAiServer;
   let ctx: TestContext;
+  let close: () => Promise<void>;
   let user: TestUser;
 
   const post = (threadId: string, body: object) =>
@@ -26,21 +28,14 @@ describe('runs HTTP API: FIFO per thread, reject policy, messages and state', ()
       .map((m) => `${m.role}: ${String(m.content)}`);
 
   beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    ctx = await TestContext.start({
-      APP_ROLE: 'all',
-      OPENAI_BASE_URL: fake.baseUrl,
-      DEFAULT_MODEL: 'fake-model',
+    ({ fake, ctx, close } = await startRuntime({
       // No recovery sweep during the tests: a run starts from the job of its creation or not at all.
       RUN_RECONCILE_SECONDS: '600',
-    });
+    }));
     user = await ctx.newUser();
   });
 
-  afterAll(async () => {
-    await ctx?.close();
-    await fake?.close();
-  });
+  afterAll(() => close?.());
 
   it('queues a second run behind the running one and starts it only after the first finished', async () => {
     const threadId = await newThread(ctx, user);

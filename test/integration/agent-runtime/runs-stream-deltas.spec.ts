@@ -1,9 +1,10 @@
-import { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import { startRuntime } from '../../support/runs/runtime-context';
 import { splitIntoPieces } from '../../support/fake-openai/fake-openai-script';
 import { storedEvents } from '../../support/runs/run-event-rows';
 import { auth, newThread, startRun } from '../../support/runs/run-helpers';
 import { listeningUrl, readSse } from '../../support/runs/sse-client';
-import { TestContext, type TestUser } from '../../support/test-app';
+import type { TestContext, TestUser } from '../../support/test-app';
 
 /** 2,000 characters that are not a repetition of one short block, so a misordered join shows. */
 const LONG_TEXT = Array.from({ length: 2_000 }, (_, i) =>
@@ -13,25 +14,17 @@ const LONG_TEXT = Array.from({ length: 2_000 }, (_, i) =>
 describe('token deltas are batched into few events (RUN_EVENT_FLUSH_MS)', () => {
   let fake: FakeOpenAiServer;
   let ctx: TestContext;
+  let close: () => Promise<void>;
   let user: TestUser;
   let base: string;
 
   beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    ctx = await TestContext.start({
-      APP_ROLE: 'all',
-      OPENAI_BASE_URL: fake.baseUrl,
-      DEFAULT_MODEL: 'fake-model',
-      RUN_EVENT_FLUSH_MS: '200',
-    });
+    ({ fake, ctx, close } = await startRuntime({ RUN_EVENT_FLUSH_MS: '200' }));
     user = await ctx.newUser();
     base = await listeningUrl(ctx.app.getHttpServer());
   });
 
-  afterAll(async () => {
-    await ctx.close();
-    await fake.close();
-  });
+  afterAll(() => close());
 
   it('stores far fewer message_delta rows than streamed pieces, whose concatenation is the message', async () => {
     const pieces = splitIntoPieces(LONG_TEXT, 4).length;

@@ -1,8 +1,9 @@
-import { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import { startRuntime } from '../../support/runs/runtime-context';
 import { storedEvents } from '../../support/runs/run-event-rows';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
 import { listeningUrl, readSse, type SseFrame } from '../../support/runs/sse-client';
-import { TestContext, type TestUser } from '../../support/test-app';
+import type { TestContext, TestUser } from '../../support/test-app';
 
 const ids = (frames: SseFrame[]) => frames.map((f) => f.id);
 const oneTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
@@ -10,25 +11,17 @@ const oneTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 describe('run event streams: resume, replay, heartbeats', () => {
   let fake: FakeOpenAiServer;
   let ctx: TestContext;
+  let close: () => Promise<void>;
   let user: TestUser;
   let base: string;
 
   beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    ctx = await TestContext.start({
-      APP_ROLE: 'all',
-      OPENAI_BASE_URL: fake.baseUrl,
-      DEFAULT_MODEL: 'fake-model',
-      SSE_HEARTBEAT_SECONDS: '1',
-    });
+    ({ fake, ctx, close } = await startRuntime({ SSE_HEARTBEAT_SECONDS: '1' }));
     user = await ctx.newUser();
     base = await listeningUrl(ctx.app.getHttpServer());
   });
 
-  afterAll(async () => {
-    await ctx.close();
-    await fake.close();
-  });
+  afterAll(() => close());
 
   /** A run that writes a file, then answers: two model calls, one tool call. */
   async function toolRun(): Promise<{ runId: string; url: string; threadId: string }> {

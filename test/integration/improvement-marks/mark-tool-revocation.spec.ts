@@ -1,8 +1,9 @@
 import { ActiveRuns } from '../../../src/modules/agent-runtime/worker/active-runs';
-import { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import { startRuntime } from '../../support/runs/runtime-context';
 import { eventually, runRow, storedEvents } from '../../support/runs/run-event-rows';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
-import { TestContext, type TestUser } from '../../support/test-app';
+import type { TestContext, TestUser } from '../../support/test-app';
 import { marksOfRun } from './mark-rows';
 
 const mark = (id: string, reason: string) => ({ id, name: 'mark_for_improvement', args: { reason } });
@@ -10,22 +11,15 @@ const mark = (id: string, reason: string) => ({ id, name: 'mark_for_improvement'
 describe('mark_for_improvement when the run loses its authorization or ends badly (fake model)', () => {
   let fake: FakeOpenAiServer;
   let ctx: TestContext;
+  let close: () => Promise<void>;
   let user: TestUser;
 
   beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    ctx = await TestContext.start({
-      APP_ROLE: 'all',
-      OPENAI_BASE_URL: fake.baseUrl,
-      DEFAULT_MODEL: 'fake-model',
-    });
+    ({ fake, ctx, close } = await startRuntime());
     user = await ctx.newUser();
   });
 
-  afterAll(async () => {
-    await ctx.close();
-    await fake.close();
-  });
+  afterAll(() => close());
 
   it('saves nothing when the lease changes hands during the model call that asks for the mark', async () => {
     const threadId = await newThread(ctx, user);

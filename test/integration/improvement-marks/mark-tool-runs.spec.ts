@@ -1,8 +1,9 @@
-import { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import { startRuntime } from '../../support/runs/runtime-context';
 import { offeredTools, toolAnswer } from '../../support/runs/model-requests';
 import { storedEvents } from '../../support/runs/run-event-rows';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
-import { TestContext, type TestUser } from '../../support/test-app';
+import type { TestContext, TestUser } from '../../support/test-app';
 import { marksOfRun } from './mark-rows';
 
 const mark = (id: string, reason: unknown) => ({ id, name: 'mark_for_improvement', args: { reason } });
@@ -10,22 +11,15 @@ const mark = (id: string, reason: unknown) => ({ id, name: 'mark_for_improvement
 describe('mark_for_improvement in agent runs (fake model)', () => {
   let fake: FakeOpenAiServer;
   let ctx: TestContext;
+  let close: () => Promise<void>;
   let user: TestUser;
 
   beforeAll(async () => {
-    fake = await FakeOpenAiServer.start();
-    ctx = await TestContext.start({
-      APP_ROLE: 'all',
-      OPENAI_BASE_URL: fake.baseUrl,
-      DEFAULT_MODEL: 'fake-model',
-    });
+    ({ fake, ctx, close } = await startRuntime());
     user = await ctx.newUser();
   });
 
-  afterAll(async () => {
-    await ctx.close();
-    await fake.close();
-  });
+  afterAll(() => close());
 
   /** The tool_result events of a run, by tool call, in order. */
   const toolResults = async (runId: string) =>

@@ -3,16 +3,8 @@ import { auth } from '../../support/runs/run-helpers';
 import { TestContext, type TestUser } from '../../support/test-app';
 import { insertMark, type MarkRow } from './mark-rows';
 
-interface MarkBody {
-  id: string;
-  run_id: string;
-  tool_call_id: string;
-  agent_slug: string;
-  user_id: string;
-  thread_id: string;
-  reason: string;
-  created_at: string;
-}
+/** A mark as the API answers it: the row, with its date as ISO text. */
+type MarkBody = Omit<MarkRow, 'created_at'> & { created_at: string };
 
 describe('GET /api/improvement-marks', () => {
   let ctx: TestContext;
