@@ -1,19 +1,12 @@
-import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
-import { CommonErrors } from '../../common/errors/common.errors.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { ImprovementMarkDto, ImprovementMarkPageDto } from './dto/improvement-mark.dto.js';
 import { ListImprovementMarksQueryDto } from './dto/list-improvement-marks-query.dto.js';
 import { ImprovementMarksService } from './improvement-marks.service.js';
-
-/** A malformed id is a validation failure like any other bad input (`common.validation_failed`). */
-function markIdPipe(): ParseUUIDPipe {
-  return new ParseUUIDPipe({
-    exceptionFactory: () => CommonErrors.validationFailed([{ field: 'id', messages: ['id must be a UUID'] }]),
-  });
-}
+import { uuidParam } from '../../common/validation/uuid-param.pipe.js';
 
 @ApiTags('Improvement marks')
 @ApiBearerAuth()
@@ -41,7 +34,7 @@ export class ImprovementMarksController {
   @ApiErrors([404, 'improvement_marks.not_found'])
   get(
     @CurrentUser() viewer: AuthenticatedUser,
-    @Param('id', markIdPipe()) id: string,
+    @Param('id', uuidParam()) id: string,
   ): Promise<ImprovementMarkDto> {
     return this.marks.get(viewer, id);
   }

@@ -2,7 +2,6 @@ import {
   Controller,
   Get,
   Param,
-  ParseUUIDPipe,
   Post,
   Query,
   StreamableFile,
@@ -20,6 +19,7 @@ import { WorkspaceService } from '../workspace/workspace.service.js';
 import { ArtifactListDto, FileQueryDto, UploadedPathDto } from './dto/thread.dto.js';
 import { ThreadsErrors } from './threads.errors.js';
 import { ThreadsService, workdirOf } from './threads.service.js';
+import { uuidParam } from '../../common/validation/uuid-param.pipe.js';
 
 /** What multer's memory storage hands over (the fields used here). */
 interface UploadedBuffer {
@@ -48,7 +48,7 @@ export class ThreadFilesController {
   @ApiErrors([413, 'common.payload_too_large', 'workspace.too_large'])
   async upload(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id', new ParseUUIDPipe()) id: string,
+    @Param('id', uuidParam()) id: string,
     @UploadedFile() file: UploadedBuffer | undefined,
   ): Promise<UploadedPathDto> {
     const thread = await this.threads.getOwned(user, id);
@@ -70,7 +70,7 @@ export class ThreadFilesController {
   @ApiProduces('application/octet-stream')
   async download(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id', new ParseUUIDPipe()) id: string,
+    @Param('id', uuidParam()) id: string,
     @Query() query: FileQueryDto,
   ): Promise<StreamableFile> {
     const thread = await this.threads.getOwned(user, id);
@@ -87,7 +87,7 @@ export class ThreadFilesController {
   @ApiOperation({ summary: 'Files presented in the thread, in presentation order' })
   async listArtifacts(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id', new ParseUUIDPipe()) id: string,
+    @Param('id', uuidParam()) id: string,
   ): Promise<ArtifactListDto> {
     await this.threads.getOwned(user, id);
     const rows = await this.artifacts.listForThread(id, user.id);

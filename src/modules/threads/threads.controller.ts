@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  ParseUUIDPipe,
-  Patch,
-  Post,
-  Query,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
@@ -17,6 +6,7 @@ import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { CreateThreadDto, ThreadDto, ThreadPageDto, UpdateThreadDto } from './dto/thread.dto.js';
 import { ThreadsService } from './threads.service.js';
+import { uuidParam } from '../../common/validation/uuid-param.pipe.js';
 
 @ApiTags('Threads')
 @ApiBearerAuth()
@@ -41,10 +31,7 @@ export class ThreadsController {
   @Get(':id')
   @ApiOperation({ summary: 'One of the caller’s threads' })
   @ApiErrors([404, 'threads.not_found'])
-  get(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('id', new ParseUUIDPipe()) id: string,
-  ): Promise<ThreadDto> {
+  get(@CurrentUser() user: AuthenticatedUser, @Param('id', uuidParam()) id: string): Promise<ThreadDto> {
     return this.threads.get(user, id);
   }
 
@@ -53,7 +40,7 @@ export class ThreadsController {
   @ApiErrors([404, 'threads.not_found'])
   rename(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id', new ParseUUIDPipe()) id: string,
+    @Param('id', uuidParam()) id: string,
     @Body() body: UpdateThreadDto,
   ): Promise<ThreadDto> {
     return this.threads.rename(user, id, body.title);
@@ -64,10 +51,7 @@ export class ThreadsController {
   @ApiOperation({ summary: 'Delete a thread (its workdir files stay in the user’s data)' })
   @ApiNoContentResponse()
   @ApiErrors([404, 'threads.not_found'])
-  delete(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('id', new ParseUUIDPipe()) id: string,
-  ): Promise<void> {
+  delete(@CurrentUser() user: AuthenticatedUser, @Param('id', uuidParam()) id: string): Promise<void> {
     return this.threads.delete(user, id);
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Roles } from '../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
@@ -8,6 +8,7 @@ import { CreateUserDto } from './dto/create-user.dto.js';
 import { UpdateUserDto } from './dto/update-user.dto.js';
 import { UserDto, UserPageDto } from './dto/user.dto.js';
 import { UsersService } from './users.service.js';
+import { uuidParam } from '../../common/validation/uuid-param.pipe.js';
 
 @ApiTags('Identity')
 @ApiBearerAuth()
@@ -44,7 +45,7 @@ export class UsersController {
   )
   update(
     @CurrentUser() actor: AuthenticatedUser,
-    @Param('id', new ParseUUIDPipe()) id: string,
+    @Param('id', uuidParam()) id: string,
     @Body() body: UpdateUserDto,
   ): Promise<UserDto> {
     return this.users.update(actor, id, body);

@@ -84,7 +84,7 @@ describe('runs HTTP API: owners only, malformed ids and bodies', () => {
     expect(run.body.code).toBe('threads.not_found');
   });
 
-  it('answers 400 for malformed run and thread ids', async () => {
+  it('answers 400 common.validation_failed for malformed run and thread ids', async () => {
     const requests: [string, 'get' | 'post'][] = [
       ['/api/runs/not-a-uuid', 'get'],
       ['/api/runs/not-a-uuid/events', 'get'],
@@ -96,10 +96,11 @@ describe('runs HTTP API: owners only, malformed ids and bodies', () => {
     for (const [path, method] of requests) {
       const req = ctx.http[method](path).set(auth(owner));
       const res = method === 'post' ? await req.send({ input: 'hello' }) : await req;
-      expect({ path, status: res.status, status_code: res.body.status_code }).toEqual({
+      expect({ path, status: res.status, code: res.body.code, fields: res.body.details?.fields }).toEqual({
         path,
         status: 400,
-        status_code: 400,
+        code: 'common.validation_failed',
+        fields: [{ field: 'id', messages: ['id must be a UUID'] }],
       });
     }
     expect(await countRows(ctx, 'runs', 'user_id', owner.id)).toBe(1);

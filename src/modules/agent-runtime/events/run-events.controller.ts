@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, Logger, Param, ParseUUIDPipe, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Logger, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentUser } from '../../../common/auth/auth.decorators.js';
@@ -13,6 +13,7 @@ import { RunEventBus } from './run-event-bus.js';
 import { RunEventFollower } from './run-event-follower.js';
 import { RunEventStore } from './run-event-store.js';
 import type { RunEvent } from './run-event.js';
+import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
 
 const frame = (event: RunEvent) =>
   `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
@@ -53,7 +54,7 @@ export class RunEventsController {
   @ApiErrors(400, 401, [404, 'runs.not_found'])
   async stream(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id', new ParseUUIDPipe()) runId: string,
+    @Param('id', uuidParam()) runId: string,
     @Headers('last-event-id') lastEventId: string | undefined,
     @Query('after') after: string | undefined,
     @Req() req: Request,

@@ -48,6 +48,19 @@ export class Checkpointer implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
+  /**
+   * Deletes the checkpoints of threads that no longer exist (a deleted thread cascades to its runs,
+   * events and messages, but checkpoints live in LangGraph's own tables). Returns the threads purged.
+   */
+  async purgeDeletedThreads(): Promise<number> {
+    await this.ready();
+    const orphans = `SELECT DISTINCT c.thread_id FROM ${SCHEMA}.checkpoints c
+       WHERE NOT EXISTS (SELECT 1 FROM public.threads t WHERE t.id::text = c.thread_id)`;
+    const { rows } = await this.pool.query<{ thread_id: string }>(orphans);
+    for (const { thread_id: threadId } of rows) await this.saver.deleteThread(threadId);
+    return rows.length;
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await this.pool.end();
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
@@ -9,6 +9,7 @@ import { RunsService } from '../runs/runs.service.js';
 import { validateAnswers } from './answer-validation.js';
 import { SubmitAnswersDto, WaitingPointDto } from './waiting-point.dto.js';
 import { WaitingPoints } from './waiting-points.js';
+import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
 
 /** The questions a run asked (`ask_user_question`) and the owner's answers, which resume the same run. */
 @ApiTags('Runs')
@@ -27,7 +28,7 @@ export class QuestionsController {
   @ApiErrors([404, 'runs.not_found', 'runs.waiting_point_not_found'])
   async get(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id', new ParseUUIDPipe()) runId: string,
+    @Param('id', uuidParam()) runId: string,
   ): Promise<WaitingPointDto> {
     await this.runs.getOwned(user, runId);
     const point = await this.waitingPoints.latest(runId);
@@ -45,7 +46,7 @@ export class QuestionsController {
   )
   async answer(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id', new ParseUUIDPipe()) runId: string,
+    @Param('id', uuidParam()) runId: string,
     @Body() body: SubmitAnswersDto,
   ): Promise<WaitingPointDto> {
     await this.runs.getOwned(user, runId);

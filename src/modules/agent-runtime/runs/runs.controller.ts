@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
@@ -8,8 +8,7 @@ import { MessagePageDto } from '../dto/message.dto.js';
 import { CreateRunDto, RunAcceptedDto, RunDto } from '../dto/run.dto.js';
 import { ThreadStateDto } from '../dto/thread-state.dto.js';
 import { RunsService } from './runs.service.js';
-
-const uuid = () => new ParseUUIDPipe();
+import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
 
 @ApiTags('Runs')
 @ApiBearerAuth()
@@ -29,7 +28,7 @@ export class RunsController {
   )
   create(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id', uuid()) threadId: string,
+    @Param('id', uuidParam()) threadId: string,
     @Body() body: CreateRunDto,
   ): Promise<RunAcceptedDto> {
     return this.runs.create(user, threadId, body);
@@ -40,7 +39,7 @@ export class RunsController {
   @ApiErrors([404, 'threads.not_found'])
   messages(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id', uuid()) threadId: string,
+    @Param('id', uuidParam()) threadId: string,
     @Query() query: PageQueryDto,
   ): Promise<MessagePageDto> {
     return this.runs.messagesOf(user, threadId, query);
@@ -51,7 +50,7 @@ export class RunsController {
   @ApiErrors([404, 'threads.not_found'])
   state(
     @CurrentUser() user: AuthenticatedUser,
-    @Param('id', uuid()) threadId: string,
+    @Param('id', uuidParam()) threadId: string,
   ): Promise<ThreadStateDto> {
     return this.runs.stateOf(user, threadId);
   }
@@ -59,7 +58,7 @@ export class RunsController {
   @Get('runs/:id')
   @ApiOperation({ summary: 'One of the caller’s runs' })
   @ApiErrors([404, 'runs.not_found'])
-  get(@CurrentUser() user: AuthenticatedUser, @Param('id', uuid()) runId: string): Promise<RunDto> {
+  get(@CurrentUser() user: AuthenticatedUser, @Param('id', uuidParam()) runId: string): Promise<RunDto> {
     return this.runs.get(user, runId);
   }
 
@@ -69,7 +68,7 @@ export class RunsController {
     summary: 'Cancel a run (and its subagent runs); a running run stops at its next safe point',
   })
   @ApiErrors([404, 'runs.not_found'], [409, 'runs.already_finished'])
-  cancel(@CurrentUser() user: AuthenticatedUser, @Param('id', uuid()) runId: string): Promise<RunDto> {
+  cancel(@CurrentUser() user: AuthenticatedUser, @Param('id', uuidParam()) runId: string): Promise<RunDto> {
     return this.runs.cancel(user, runId);
   }
 }

@@ -1,15 +1,18 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config.js';
+import { Checkpointer } from '../graph/checkpointer.js';
 import { RunDispatcher } from '../queue/run-dispatcher.js';
 import { RunsRepository } from '../runs/runs.repository.js';
 import { RunTransitions } from '../runs/run-transitions.js';
 
 const BATCH = 200;
+const PURGE_EVERY_MS = 10 * 60_000;
 
 /**
  * Keeps PostgreSQL and the queue in step, at worker start and every RUN_RECONCILE_SECONDS: runs whose
  * lease expired (their worker died) are re-queued or failed, and queued runs at the head of their
- * thread get their job again (after Redis lost it, or a wake-up was missed). Safe to run in every
+ * thread get their job again (after Redis lost it, or a wake-up was missed); every ten minutes the
+ * checkpoints of deleted threads are removed. Safe to run in every
  * worker at once: each change is conditional.
  */
 @Injectable()
@@ -17,11 +20,13 @@ export class RunReconciler implements OnApplicationBootstrap, OnApplicationShutd
   private readonly logger = new Logger(RunReconciler.name);
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  private lastPurgeAt = 0;
 
   constructor(
     private readonly runs: RunsRepository,
     private readonly transitions: RunTransitions,
     private readonly dispatcher: RunDispatcher,
+    private readonly checkpointer: Checkpointer,
     private readonly config: AppConfig,
   ) {}
 
@@ -37,7 +42,7 @@ export class RunReconciler implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   /** One pass (also called directly by tests and benchmarks). */
-  async reconcile(): Promise<{ recovered: number; dispatched: number }> {
+  async reconcile(): Promise<{ recovered: number; dispatched: number; purgedThreads: number }> {
     let recovered = 0;
     for (const runId of await this.runs.expiredLeases(BATCH)) {
       const status = await this.transitions.recoverExpired(runId);
@@ -49,7 +54,15 @@ export class RunReconciler implements OnApplicationBootstrap, OnApplicationShutd
     let dispatched = 0;
     for (const run of await this.runs.queuedHeads(this.config.runtime.reconcileSeconds, BATCH))
       if (await this.dispatcher.dispatch(run)) dispatched++;
-    return { recovered, dispatched };
+    const purgedThreads = this.purgeDue() ? await this.checkpointer.purgeDeletedThreads() : 0;
+    return { recovered, dispatched, purgedThreads };
+  }
+
+  /** Checkpoints of deleted threads are looked for once per PURGE_EVERY_MS, not on every pass. */
+  private purgeDue(): boolean {
+    if (Date.now() - this.lastPurgeAt < PURGE_EVERY_MS) return false;
+    this.lastPurgeAt = Date.now();
+    return true;
   }
 
   private async tick(): Promise<void> {

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
@@ -6,6 +6,7 @@ import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
 import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ApiKeyCreatedDto, ApiKeyPageDto, CreateApiKeyDto } from './dto/api-key.dto.js';
+import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
 
 @ApiTags('Identity')
 @ApiBearerAuth()
@@ -32,10 +33,7 @@ export class ApiKeysController {
   @ApiOperation({ summary: 'Revoke an API key' })
   @ApiNoContentResponse({ description: 'Revoked (also when it already was).' })
   @ApiErrors([404, 'api_keys.not_found'])
-  revoke(
-    @CurrentUser() user: AuthenticatedUser,
-    @Param('id', new ParseUUIDPipe()) id: string,
-  ): Promise<void> {
+  revoke(@CurrentUser() user: AuthenticatedUser, @Param('id', uuidParam()) id: string): Promise<void> {
     return this.apiKeys.revoke(user, id);
   }
 }
