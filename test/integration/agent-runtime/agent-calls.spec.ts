@@ -151,6 +151,22 @@ describe('POST /api/agent-calls', () => {
     expect((await threadsOf(user)).filter((t) => t.title === 'Something else')).toHaveLength(0);
   });
 
+  it('keeps no thread when the run cannot be created (request_id already used for another payload)', async () => {
+    const threadId = await newThread(ctx, user);
+    fake.script({ text: 'first' });
+    const first = await ctx.http
+      .post(`/api/threads/${threadId}/runs`)
+      .set(auth(user))
+      .send({ input: 'one', request_id: 'shared-id' });
+    expect(first.status).toBe(202);
+    const before = (await threadsOf(user)).length;
+    const res = await call({ agent_slug: 'default-chatbot', input: 'two', request_id: 'shared-id' });
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('common.request_id_conflict');
+    expect((await threadsOf(user)).length).toBe(before);
+    expect(await waitForStatus(ctx, first.body.run_id as string, isTerminal)).toBe('completed');
+  });
+
   it('creates one thread and one run for concurrent calls with the same request_id', async () => {
     fake.script({ text: 'Once, concurrently.' });
     const body = { agent_slug: 'default-chatbot', input: 'Concurrent call', request_id: 'agent-call-race' };

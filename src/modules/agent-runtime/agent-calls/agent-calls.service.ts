@@ -9,6 +9,7 @@ import { RunEndWaiter } from '../events/run-end-waiter.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
 import { RunCreation } from '../runs/run-creation.js';
 import { RunsErrors } from '../runs/runs.errors.js';
+import { RunsRepository } from '../runs/runs.repository.js';
 import type { AgentCallResultDto, CreateAgentCallDto } from './agent-call.dto.js';
 
 const TITLE_CHARS = 80;
@@ -31,17 +32,25 @@ export class AgentCallsService {
     private readonly creation: RunCreation,
     private readonly waiter: RunEndWaiter,
     private readonly messages: MessagesRepository,
+    private readonly runs: RunsRepository,
     private readonly config: AppConfig,
   ) {}
 
   async call(user: AuthenticatedUser, input: CreateAgentCallDto): Promise<AgentCallResultDto> {
     const thread = await this.threadFor(user, input);
-    const { run } = await this.creation.create(user.id, thread, {
-      input: input.input,
-      queuePolicy: 'enqueue',
-      model: null,
-      requestId: input.request_id ?? null,
-    });
+    const { run } = await this.creation
+      .create(user.id, thread, {
+        input: input.input,
+        queuePolicy: 'enqueue',
+        model: null,
+        requestId: input.request_id ?? null,
+      })
+      .catch(async (error: unknown) => {
+        // A thread made for this call and left without any run is not kept.
+        if (input.thread_id === undefined && (await this.runs.countInThread(thread.id)) === 0)
+          await this.threads.delete(user, thread.id).catch(() => undefined);
+        throw error;
+      });
     if (input.wait !== true) return { run_id: run.id, thread_id: thread.id, status: run.status };
     const status = await this.waiter.waitForEnd(run.id, this.config.runtime.agentCallWaitSeconds * 1000);
     if (status === null) throw RunsErrors.waitTimeout(run.id, thread.id);

@@ -83,6 +83,10 @@ export class RunsRepository {
     return rows.map((row) => row.id);
   }
 
+  countInThread(threadId: string): Promise<number> {
+    return this.rows.countBy({ threadId });
+  }
+
   activeChildren(parentRunId: string): Promise<RunEntity[]> {
     return this.rows.findBy({ parentRunId, status: In([...ACTIVE_STATUSES]) });
   }
