@@ -37,3 +37,11 @@ export function patientRedisOptions(url: string): RedisOptions {
     retryStrategy: (times) => Math.min(times * 500, 5_000),
   };
 }
+
+/**
+ * For pub/sub subscriber connections: patient like a consumer, without the ready check (ioredis sends
+ * INFO on connect, which a connection with SUBSCRIBEs already queued refuses).
+ */
+export function subscriberRedisOptions(url: string): RedisOptions {
+  return { ...patientRedisOptions(url), enableReadyCheck: false };
+}

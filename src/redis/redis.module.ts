@@ -1,5 +1,6 @@
 import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
+import { quitRedis } from './quit-redis.js';
 import { RedisClient } from './redis-client.js';
 import { failFastRedisOptions } from './redis-options.js';
 
@@ -8,7 +9,7 @@ class RedisClientCloser implements OnApplicationShutdown {
   constructor(@Inject(RedisClient) private readonly client: RedisClient) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await this.client.quit().catch(() => this.client.disconnect());
+    await quitRedis(this.client);
   }
 }
 

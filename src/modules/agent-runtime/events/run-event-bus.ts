@@ -2,7 +2,8 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { AppConfig } from '../../../config/app-config.js';
 import { RedisClient } from '../../../redis/redis-client.js';
-import { patientRedisOptions } from '../../../redis/redis-options.js';
+import { quitRedis } from '../../../redis/quit-redis.js';
+import { subscriberRedisOptions } from '../../../redis/redis-options.js';
 import type { RunEvent } from './run-event.js';
 
 export interface RunEventListener {
@@ -58,7 +59,7 @@ export class RunEventBus implements OnApplicationShutdown {
     const subscriber = this.subscriber;
     this.subscriber = null;
     this.listeners.clear();
-    if (subscriber !== null) await subscriber.quit().catch(() => subscriber.disconnect());
+    if (subscriber !== null) await quitRedis(subscriber);
   }
 
   private unsubscribe(channel: string, listener: RunEventListener): void {
@@ -70,11 +71,7 @@ export class RunEventBus implements OnApplicationShutdown {
 
   private connection(): Redis {
     if (this.subscriber !== null) return this.subscriber;
-    const subscriber = new Redis({
-      ...patientRedisOptions(this.config.redis.url.reveal()),
-      // The ready check (INFO) is not allowed once SUBSCRIBEs are queued on the connection.
-      enableReadyCheck: false,
-    });
+    const subscriber = new Redis(subscriberRedisOptions(this.config.redis.url.reveal()));
     let connectedBefore = false;
     subscriber.on('ready', () => {
       // ioredis re-subscribes by itself; what was published meanwhile is read back from the table.

@@ -13,8 +13,6 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 export const TERMINAL_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'cancelled'];
 /** Runs that hold their thread: a new run on the thread waits behind them (FIFO) or is refused. */
 export const ACTIVE_STATUSES: readonly RunStatus[] = ['queued', 'running', 'waiting', 'cancel_requested'];
-/** Runs a worker holds under a lease. */
-export const LEASED_STATUSES: readonly RunStatus[] = ['running', 'cancel_requested'];
 
 export function isTerminal(status: RunStatus): boolean {
   return TERMINAL_STATUSES.includes(status);

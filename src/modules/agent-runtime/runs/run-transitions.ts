@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config.js';
 import { doneEvent, RunEvents, statusEvent } from '../events/run-events.js';
 import type { NewRunEvent, RunEvent } from '../events/run-event.js';
@@ -65,12 +65,8 @@ export class RunTransitions {
       await this.events.publish(runId, events);
       return { kind: 'claimed', run };
     }
-    const [current] = await this.dataSource.query<
-      {
-        status: RunStatus;
-      }[]
-    >(`SELECT status FROM runs WHERE id = $1`, [runId]);
-    return current?.status === 'queued' ? { kind: 'not_head' } : { kind: 'not_claimable' };
+    const current = await this.statusOf(runId);
+    return current === 'queued' ? { kind: 'not_head' } : { kind: 'not_claimable' };
   }
 
   /** Renews the lease; the run's status, or null when the lease is no longer this token's. */
@@ -211,12 +207,8 @@ export class RunTransitions {
       return { row, events: await this.events.appendIn(manager, runId, events) };
     });
     if (result === null) {
-      const [current] = await this.dataSource.query<
-        {
-          status: RunStatus;
-        }[]
-      >(`SELECT status FROM runs WHERE id = $1`, [runId]);
-      return current?.status === 'cancel_requested' ? 'cancel_requested' : null;
+      const current = await this.statusOf(runId);
+      return current === 'cancel_requested' ? 'cancel_requested' : null;
     }
     if (result.row.status === 'cancelled')
       await this.afterLeavingThread({ id: runId, threadId: result.row.thread_id }, result.events);
@@ -224,9 +216,12 @@ export class RunTransitions {
     return result.row.status;
   }
 
-  /** Runs in the same transaction as other writes (waiting points) that park or resume runs. */
-  appendIn(manager: EntityManager, runId: string, events: NewRunEvent[]): Promise<RunEvent[]> {
-    return this.events.appendIn(manager, runId, events);
+  private async statusOf(runId: string): Promise<RunStatus | undefined> {
+    const [row] = await this.dataSource.query<{ status: RunStatus }[]>(
+      `SELECT status FROM runs WHERE id = $1`,
+      [runId],
+    );
+    return row?.status;
   }
 
   private async afterLeavingThread(
@@ -238,7 +233,7 @@ export class RunTransitions {
   }
 }
 
-export function terminalEvents(outcome: RunOutcome): NewRunEvent[] {
+function terminalEvents(outcome: RunOutcome): NewRunEvent[] {
   const events: NewRunEvent[] = [];
   if (outcome.error !== undefined)
     events.push({ type: 'error', payload: { code: outcome.error.code, message: outcome.error.message } });

@@ -2,7 +2,8 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { AppConfig } from '../../../config/app-config.js';
 import { RedisClient } from '../../../redis/redis-client.js';
-import { patientRedisOptions } from '../../../redis/redis-options.js';
+import { quitRedis } from '../../../redis/quit-redis.js';
+import { subscriberRedisOptions } from '../../../redis/redis-options.js';
 
 /**
  * Cancel requests from the API to whichever worker holds the run, over one Redis channel. Best effort:
@@ -30,11 +31,7 @@ export class RunCancelSignals implements OnApplicationShutdown {
   /** Worker side: `onCancel` is called with the id of each run whose cancellation was requested. */
   async listen(onCancel: (runId: string) => void): Promise<void> {
     if (this.subscriber !== null) throw new Error('already listening for cancel signals');
-    const subscriber = new Redis({
-      ...patientRedisOptions(this.config.redis.url.reveal()),
-      // The ready check (INFO) is not allowed once SUBSCRIBEs are queued on the connection.
-      enableReadyCheck: false,
-    });
+    const subscriber = new Redis(subscriberRedisOptions(this.config.redis.url.reveal()));
     subscriber.on('error', (error: Error) =>
       this.logger.warn({ err: error.message }, 'cancel listener error'),
     );
@@ -46,6 +43,6 @@ export class RunCancelSignals implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     const subscriber = this.subscriber;
     this.subscriber = null;
-    if (subscriber !== null) await subscriber.quit().catch(() => subscriber.disconnect());
+    if (subscriber !== null) await quitRedis(subscriber);
   }
 }
