@@ -12,6 +12,7 @@ export default tseslint.config(
       'scripts/lib/*.js',
       'jest.config.js',
       'eslint.config.mjs',
+      'eslint-rules/*.cjs',
     ],
   },
   eslint.configs.recommended,
