@@ -54,7 +54,13 @@ describe('ask_user_question: a waiting point, answers, and the same run resuming
     expect(point.status).toBe(200);
     expect(point.body).toMatchObject({ run_id: runId, tool_call_id: 'call_ask', status: 'open' });
     expect(point.body.questions).toEqual([
-      { question_id: 'q-1', question: 'Who reads it?', multi_select: false, allow_other: true },
+      {
+        question_id: 'q-1',
+        question: 'Who reads it?',
+        multi_select: false,
+        allow_other: true,
+        tool_call_id: 'call_ask',
+      },
       {
         question_id: 'format',
         question: 'Pick a format',
@@ -64,6 +70,7 @@ describe('ask_user_question: a waiting point, answers, and the same run resuming
         ],
         multi_select: false,
         allow_other: false,
+        tool_call_id: 'call_ask',
       },
       {
         question_id: 'q-3',
@@ -74,6 +81,7 @@ describe('ask_user_question: a waiting point, answers, and the same run resuming
         ],
         multi_select: true,
         allow_other: true,
+        tool_call_id: 'call_ask',
       },
     ]);
     const state = await ctx.http.get(`/api/threads/${threadId}/state`).set(auth(user));

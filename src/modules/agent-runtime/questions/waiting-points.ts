@@ -6,7 +6,7 @@ import type { RunEvent } from '../events/run-event.js';
 import { RunDispatcher } from '../queue/run-dispatcher.js';
 import type { RunEntity } from '../runs/run.entity.js';
 import { RunsErrors } from '../runs/runs.errors.js';
-import type { NormalizedQuestion } from './question-schema.js';
+import type { PointQuestion } from './turn-questions.js';
 import { WaitingPointEntity, type Answers } from './waiting-point.entity.js';
 
 export type ParkResult = 'parked' | 'not_running';
@@ -31,7 +31,7 @@ export class WaitingPoints {
     run: Pick<RunEntity, 'id' | 'threadId'>,
     leaseToken: string,
     toolCallId: string,
-    questions: NormalizedQuestion[],
+    questions: PointQuestion[],
   ): Promise<ParkResult> {
     const events = await this.dataSource.transaction(async (manager) => {
       const [, affected] = await manager.query<[unknown, number]>(
