@@ -141,7 +141,9 @@ describe('ask_user_question: several calls in one assistant message', () => {
       `SELECT tool_call_id, content FROM messages WHERE run_id = $1 AND role = 'tool' ORDER BY created_at`,
       [runId],
     );
-    expect(stored.map((m) => [m.tool_call_id, (JSON.parse(m.content) as { answers: unknown }).answers])).toEqual([
+    expect(
+      stored.map((m) => [m.tool_call_id, (JSON.parse(m.content) as { answers: unknown }).answers]),
+    ).toEqual([
       ['call_a', { 'q-1': 'Engineers', format: 'pdf' }],
       ['call_b', { 'q-1': 'Two pages', format: 'A4' }],
     ]);
