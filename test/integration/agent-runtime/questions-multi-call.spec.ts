@@ -178,4 +178,42 @@ describe('ask_user_question: several calls in one assistant message', () => {
     expect(shown[1].content).toMatchObject({ answers: { 'q-1': 'red' } });
     expect(shown[2].content).toMatchObject({ answers: { 'q-1': 'large' } });
   });
+  it('other tools of the turn run once each: those before the questions before waiting, the rest after', async () => {
+    const threadId = await newThread(ctx, user);
+    const write = (id: string, file: string) => ({
+      id,
+      name: 'write_file',
+      args: { file_path: file, content: id },
+    });
+    fake.script({
+      toolCalls: [
+        write('call_w1', 'before.md'),
+        { id: 'call_a', name: 'ask_user_question', args: { questions: [{ question: 'Title?' }] } },
+        write('call_w2', 'between.md'),
+        { id: 'call_b', name: 'ask_user_question', args: { questions: [{ question: 'Author?' }] } },
+      ],
+    });
+    const { run_id: runId } = await startRun(ctx, user, threadId, { input: 'Draft it' });
+    expect(await waitForStatus(ctx, runId, (s) => s === 'waiting' || isTerminal(s))).toBe('waiting');
+    const resultsOf = async () =>
+      (
+        await ctx.dataSource.query<{ id: string }[]>(
+          `SELECT payload->>'tool_call_id' AS id FROM run_events WHERE run_id = $1 AND type = 'tool_result' ORDER BY seq`,
+          [runId],
+        )
+      ).map((row) => row.id);
+    expect(await resultsOf()).toEqual(['call_w1']);
+
+    fake.script({ text: 'Drafted.' });
+    const answers = { 'q-1': 'Report', 'q-1@2': 'Ann' };
+    expect((await ctx.http.post(`/api/runs/${runId}/answers`).set(auth(user)).send({ answers })).status).toBe(
+      200,
+    );
+    expect(await waitForStatus(ctx, runId, isTerminal)).toBe('completed');
+    expect(await resultsOf()).toEqual(['call_w1', 'call_a', 'call_w2', 'call_b']);
+    const shown = toolMessages(fake.requests.at(-1)!);
+    expect(shown.map((m) => m.tool_call_id)).toEqual(['call_w1', 'call_a', 'call_w2', 'call_b']);
+    expect(shown[1].content).toMatchObject({ answers: { 'q-1': 'Report' } });
+    expect(shown[3].content).toMatchObject({ answers: { 'q-1': 'Ann' } });
+  });
 });
