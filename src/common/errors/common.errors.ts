@@ -30,6 +30,13 @@ export const CommonErrors = {
       'This request_id was already used with a different payload.',
       { details: { request_id: requestId } },
     ),
+  concurrentUpdate: (cause?: unknown) =>
+    new DomainError(
+      'conflict',
+      'common.concurrent_update',
+      'A concurrent request changed the same data; try again.',
+      { cause },
+    ),
   dependencyUnavailable: (dependency: 'database' | 'redis', cause?: unknown) =>
     new DomainError(
       'unavailable',

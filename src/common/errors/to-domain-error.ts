@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { CommonErrors } from './common.errors.js';
 import { DomainError, type ErrorKind } from './domain-error.js';
+import { isTransientConflict } from '../../database/transient-conflict.js';
 
 const HTTP_KIND: Record<number, [ErrorKind, string]> = {
   400: ['invalid', 'common.bad_request'],
@@ -67,6 +68,8 @@ export function toDomainError(error: unknown): DomainError {
   if (isErrorLike(error)) {
     if (isRedisUnavailable(error)) return CommonErrors.dependencyUnavailable('redis', error);
     if (isDatabaseUnavailable(error)) return CommonErrors.dependencyUnavailable('database', error);
+    // A deadlock or serialization failure that survived its retries (or had none): the client may retry.
+    if (isTransientConflict(error)) return CommonErrors.concurrentUpdate(error);
   }
   return CommonErrors.internal();
 }

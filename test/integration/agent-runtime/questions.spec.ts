@@ -54,7 +54,13 @@ describe('ask_user_question: a waiting point, answers, and the same run resuming
     expect(point.status).toBe(200);
     expect(point.body).toMatchObject({ run_id: runId, tool_call_id: 'call_ask', status: 'open' });
     expect(point.body.questions).toEqual([
-      { question_id: 'q-1', question: 'Who reads it?', multi_select: false, allow_other: true },
+      {
+        question_id: 'q-1',
+        question: 'Who reads it?',
+        multi_select: false,
+        allow_other: true,
+        tool_call_id: 'call_ask',
+      },
       {
         question_id: 'format',
         question: 'Pick a format',
@@ -64,6 +70,7 @@ describe('ask_user_question: a waiting point, answers, and the same run resuming
         ],
         multi_select: false,
         allow_other: false,
+        tool_call_id: 'call_ask',
       },
       {
         question_id: 'q-3',
@@ -74,6 +81,7 @@ describe('ask_user_question: a waiting point, answers, and the same run resuming
         ],
         multi_select: true,
         allow_other: true,
+        tool_call_id: 'call_ask',
       },
     ]);
     const state = await ctx.http.get(`/api/threads/${threadId}/state`).set(auth(user));
@@ -148,7 +156,7 @@ describe('ask_user_question: a waiting point, answers, and the same run resuming
     await ctx.http.post(`/api/runs/${runId}/cancel`).set(auth(user)).expect(200);
   });
 
-  it('accepts exactly one of two concurrent answers; an identical replay returns the first result', async () => {
+  it('accepts exactly one of two concurrent answers; a later answer without the request_id is 409', async () => {
     const { runId } = await waitingRun();
     fake.script({ text: 'done' });
     const send = (format: string) =>
@@ -161,10 +169,60 @@ describe('ask_user_question: a waiting point, answers, and the same run resuming
     const loser = a.status === 409 ? a : b;
     expect(loser.body.code).toBe('runs.already_answered');
     const winner = a.status === 200 ? a : b;
-    const replay = await send(winner.body.answers.format as string);
-    expect(replay.status).toBe(200);
-    expect(replay.body.id).toBe(winner.body.id);
+    // The same answers again, without a request_id: a second answer, not a replay.
+    const again = await send(winner.body.answers.format as string);
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('runs.already_answered');
     expect(await waitForStatus(ctx, runId, isTerminal)).toBe('completed');
+  });
+
+  it('a replay under the same request_id returns the first result; other answers under it are 409', async () => {
+    const { runId } = await waitingRun();
+    fake.script({ text: 'done' });
+    const answers = { 'q-1': 'a', format: 'pdf', 'q-3': ['body'] };
+    const send = (body: Record<string, unknown>) =>
+      ctx.http.post(`/api/runs/${runId}/answers`).set(auth(user)).send(body);
+    const first = await send({ answers, request_id: 'answer-1' });
+    expect(first.status).toBe(200);
+
+    const replay = await send({ answers: { ...answers, 'q-1': ' a ' }, request_id: 'answer-1' });
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual(first.body);
+
+    const conflict = await send({ answers: { ...answers, format: 'markdown' }, request_id: 'answer-1' });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body).toMatchObject({
+      code: 'common.request_id_conflict',
+      details: { request_id: 'answer-1' },
+    });
+    for (const body of [{ answers }, { answers, request_id: 'answer-2' }]) {
+      const refused = await send(body);
+      expect({ body, status: refused.status, code: refused.body.code }).toEqual({
+        body,
+        status: 409,
+        code: 'runs.already_answered',
+      });
+    }
+
+    expect(await waitForStatus(ctx, runId, isTerminal)).toBe('completed');
+    const rows = await ctx.dataSource.query<{ answers: unknown; answer_request_id: string }[]>(
+      `SELECT answers, answer_request_id FROM waiting_points WHERE run_id = $1`,
+      [runId],
+    );
+    expect(rows).toEqual([{ answers, answer_request_id: 'answer-1' }]);
+    // Resumed once: one `queued` after the waiting point.
+    const statuses = await ctx.dataSource.query<{ status: string }[]>(
+      `SELECT payload->>'status' AS status FROM run_events WHERE run_id = $1 AND type = 'status' ORDER BY seq`,
+      [runId],
+    );
+    expect(statuses.map((r) => r.status)).toEqual([
+      'queued',
+      'running',
+      'waiting',
+      'queued',
+      'running',
+      'completed',
+    ]);
   });
 
   it('cancelling a waiting run cancels its waiting point; answers are then refused', async () => {

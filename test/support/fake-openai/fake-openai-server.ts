@@ -37,6 +37,11 @@ export class FakeOpenAiServer {
     return this;
   }
 
+  /** Drops the replies no request took; returns how many there were. */
+  clearScript(): number {
+    return this.replies.splice(0).length;
+  }
+
   /** The next `count` requests get this failure instead of a reply (they are recorded, not scripted). */
   failNext(count: number, failure: FakeFailure): this {
     for (let i = 0; i < count; i++) this.failures.push(failure);

@@ -41,7 +41,13 @@ export class QuestionsController {
   @ApiOperation({ summary: 'Answer the open questions of a waiting run: the same run resumes' })
   @ApiErrors(
     [404, 'runs.not_found', 'runs.waiting_point_not_found'],
-    [409, 'runs.already_answered', 'runs.not_waiting'],
+    [
+      409,
+      'runs.already_answered',
+      'runs.not_waiting',
+      'common.request_id_conflict',
+      'common.concurrent_update',
+    ],
     503,
   )
   async answer(

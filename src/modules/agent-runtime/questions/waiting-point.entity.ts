@@ -9,6 +9,7 @@ import {
 } from 'typeorm';
 import { RunEntity } from '../runs/run.entity.js';
 import type { NormalizedQuestion } from './question-schema.js';
+import type { PointQuestion } from './turn-questions.js';
 
 export type WaitingPointStatus = 'open' | 'answered' | 'cancelled';
 export type Answers = Record<string, string | string[]>;
@@ -35,7 +36,8 @@ export class WaitingPointEntity {
   toolCallId: string;
 
   @Column({ type: 'jsonb' })
-  questions: NormalizedQuestion[];
+  /** `tool_call_id` is absent on points written before one point carried a whole turn. */
+  questions: (NormalizedQuestion | PointQuestion)[];
 
   @Column({ type: 'varchar', length: 16 })
   status: WaitingPointStatus;

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
+import { CommonErrors } from '../../../common/errors/common.errors.js';
+import { retryOnConflict } from '../../../database/transient-conflict.js';
 import { RunEvents, statusEvent } from '../events/run-events.js';
 import type { RunEvent } from '../events/run-event.js';
 import { RunDispatcher } from '../queue/run-dispatcher.js';
 import type { RunEntity } from '../runs/run.entity.js';
 import { RunsErrors } from '../runs/runs.errors.js';
-import type { NormalizedQuestion } from './question-schema.js';
+import type { PointQuestion } from './turn-questions.js';
 import { WaitingPointEntity, type Answers } from './waiting-point.entity.js';
 
 export type ParkResult = 'parked' | 'not_running';
@@ -31,7 +33,7 @@ export class WaitingPoints {
     run: Pick<RunEntity, 'id' | 'threadId'>,
     leaseToken: string,
     toolCallId: string,
-    questions: NormalizedQuestion[],
+    questions: PointQuestion[],
   ): Promise<ParkResult> {
     const events = await this.dataSource.transaction(async (manager) => {
       const [, affected] = await manager.query<[unknown, number]>(
@@ -78,9 +80,11 @@ export class WaitingPoints {
   }
 
   /**
-   * Accepts the answers of an open waiting point (validated by the caller) exactly once: the point is
-   * locked, marked answered, the run queued again, in one transaction; then the run is enqueued. A
-   * replay with the same answers returns the accepted point; anything else after it → 409.
+   * Accepts the answers of an open waiting point (validated by the caller) exactly once: the run row
+   * and then the point are locked (the order cancel and park take them in), the point marked answered,
+   * the run queued again, in one transaction; then the run is enqueued. After that, a replay under the
+   * same `request_id` with the same answers returns the accepted point, other answers under it are
+   * `common.request_id_conflict`, anything else `runs.already_answered`.
    */
   async answer(
     point: WaitingPointEntity,
@@ -89,35 +93,44 @@ export class WaitingPoints {
     requestId: string | null,
   ): Promise<WaitingPointEntity> {
     const digest = canonicalDigest(answers);
-    const result = await this.dataSource.transaction(async (manager) => {
-      const [current] = await manager.query<{ status: string; answers_digest: string | null }[]>(
-        `SELECT status, answers_digest FROM waiting_points WHERE id = $1 FOR UPDATE`,
-        [point.id],
-      );
-      if (current.status === 'answered') {
-        if (current.answers_digest === digest)
+    const result = await retryOnConflict(() =>
+      this.dataSource.transaction(async (manager) => {
+        const [run] = await manager.query<{ status: string; attempts: number }[]>(
+          `SELECT status, attempts FROM runs WHERE id = $1 FOR UPDATE`,
+          [point.runId],
+        );
+        const [current] = await manager.query<AnswerState[]>(
+          `SELECT status, answers_digest, answer_request_id FROM waiting_points WHERE id = $1 FOR UPDATE`,
+          [point.id],
+        );
+        if (current.status === 'answered') {
+          if (requestId === null || current.answer_request_id !== requestId)
+            throw RunsErrors.alreadyAnswered();
+          if (current.answers_digest !== digest) throw CommonErrors.requestIdConflict(requestId);
           return { replay: true as const, events: [] as RunEvent[], attempts: 0 };
-        throw RunsErrors.alreadyAnswered();
-      }
-      if (current.status !== 'open') throw RunsErrors.notWaiting();
-      const [rows] = await manager.query<[{ attempts: number }[], number]>(
-        `UPDATE runs SET status = 'queued' WHERE id = $1 AND status = 'waiting' RETURNING attempts`,
-        [point.runId],
-      );
-      if (rows.length === 0) throw RunsErrors.notWaiting();
-      await manager.query(
-        `UPDATE waiting_points SET status = 'answered', answers = $2::jsonb, answered_by = $3, answered_at = now(),
-                answer_request_id = $4, answers_digest = $5
-          WHERE id = $1`,
-        [point.id, JSON.stringify(answers), answeredBy, requestId, digest],
-      );
-      const events = await this.events.appendIn(manager, point.runId, [statusEvent('queued')]);
-      return { replay: false as const, events, attempts: rows[0].attempts };
-    });
+        }
+        if (current.status !== 'open' || run?.status !== 'waiting') throw RunsErrors.notWaiting();
+        await manager.query(`UPDATE runs SET status = 'queued' WHERE id = $1`, [point.runId]);
+        await manager.query(
+          `UPDATE waiting_points SET status = 'answered', answers = $2::jsonb, answered_by = $3, answered_at = now(),
+                  answer_request_id = $4, answers_digest = $5
+            WHERE id = $1`,
+          [point.id, JSON.stringify(answers), answeredBy, requestId, digest],
+        );
+        const events = await this.events.appendIn(manager, point.runId, [statusEvent('queued')]);
+        return { replay: false as const, events, attempts: run.attempts };
+      }),
+    );
     if (!result.replay) {
       await this.events.publish(point.runId, result.events);
       await this.dispatcher.dispatch({ id: point.runId, attempts: result.attempts });
     }
     return this.dataSource.getRepository(WaitingPointEntity).findOneByOrFail({ id: point.id });
   }
+}
+
+interface AnswerState {
+  status: string;
+  answers_digest: string | null;
+  answer_request_id: string | null;
 }

@@ -4,6 +4,7 @@ import { AppConfig } from '../../../config/app-config.js';
 import { doneEvent, RunEvents, statusEvent } from '../events/run-events.js';
 import type { NewRunEvent, RunEvent } from '../events/run-event.js';
 import { RunDispatcher } from '../queue/run-dispatcher.js';
+import { retryOnConflict } from '../../../database/transient-conflict.js';
 import type { RunConfigSnapshot } from '../assembly/run-config-snapshot.js';
 import { RunFailureCodes } from './runs.errors.js';
 import type { RunStatus } from './run-status.js';
@@ -186,7 +187,20 @@ export class RunTransitions {
    * or null when the run had already finished.
    */
   async cancel(runId: string): Promise<RunStatus | null> {
-    const result = await this.dataSource.transaction(async (manager) => {
+    // The run row is locked before the waiting points, as answering does.
+    const result = await retryOnConflict(() => this.cancelIn(runId));
+    if (result === null) {
+      const current = await this.statusOf(runId);
+      return current === 'cancel_requested' ? 'cancel_requested' : null;
+    }
+    if (result.row.status === 'cancelled')
+      await this.afterLeavingThread({ id: runId, threadId: result.row.thread_id }, result.events);
+    else await this.events.publish(runId, result.events);
+    return result.row.status;
+  }
+
+  private cancelIn(runId: string) {
+    return this.dataSource.transaction(async (manager) => {
       const [rows] = await manager.query<[{ status: RunStatus; thread_id: string }[], number]>(
         `UPDATE runs SET
             status = CASE WHEN status IN ('queued', 'waiting') THEN 'cancelled' ELSE 'cancel_requested' END,
@@ -206,14 +220,6 @@ export class RunTransitions {
         row.status === 'cancelled' ? terminalEvents({ status: 'cancelled' }) : [statusEvent(row.status)];
       return { row, events: await this.events.appendIn(manager, runId, events) };
     });
-    if (result === null) {
-      const current = await this.statusOf(runId);
-      return current === 'cancel_requested' ? 'cancel_requested' : null;
-    }
-    if (result.row.status === 'cancelled')
-      await this.afterLeavingThread({ id: runId, threadId: result.row.thread_id }, result.events);
-    else await this.events.publish(runId, result.events);
-    return result.row.status;
   }
 
   private async statusOf(runId: string): Promise<RunStatus | undefined> {

@@ -67,7 +67,7 @@ export class RunsController {
   @ApiOperation({
     summary: 'Cancel a run (and its subagent runs); a running run stops at its next safe point',
   })
-  @ApiErrors([404, 'runs.not_found'], [409, 'runs.already_finished'])
+  @ApiErrors([404, 'runs.not_found'], [409, 'runs.already_finished', 'common.concurrent_update'])
   cancel(@CurrentUser() user: AuthenticatedUser, @Param('id', uuidParam()) runId: string): Promise<RunDto> {
     return this.runs.cancel(user, runId);
   }

@@ -24,12 +24,24 @@ import type { RunTransitions } from '../runs/run-transitions.js';
 import { ASK_USER_QUESTION } from '../questions/ask-user-question.tool.js';
 import type { NormalizedQuestion } from '../questions/question-schema.js';
 import type { Answers } from '../questions/waiting-point.entity.js';
+import {
+  answersOfCall,
+  mergeTurnQuestions,
+  type AskedCall,
+  type PointQuestion,
+} from '../questions/turn-questions.js';
+import type { ToolCallResult } from '../../tools/execution/tool-call-scope.js';
 
-/** What the graph is interrupted with when the model asks the user: stored in the checkpoint. */
+/**
+ * What the graph is interrupted with when the model asks the user: stored in the checkpoint. Every
+ * question of the turn's `ask_user_question` calls; `tool_call_id` is the first of those calls.
+ */
 export interface QuestionInterrupt {
   tool_call_id: string;
-  questions: NormalizedQuestion[];
+  questions: PointQuestion[];
 }
+
+type ModelToolCall = NonNullable<AIMessage['tool_calls']>[number];
 
 /** Thrown at a safe point once the run was asked to stop (cancel, lost lease, shutdown). */
 export class RunStoppedError extends Error {
@@ -134,6 +146,7 @@ export class RunSession implements AgentSteps {
     const ids = calls.map((call) => toolMessageId(runId, request.id ?? '', call.id!));
     const stored = new Map((await this.deps.messages.findByIds(ids)).map((row) => [row.id, row]));
     const results: ToolMessage[] = [];
+    let answered: Map<string, ToolCallResult> | null = null;
     for (const [index, call] of calls.entries()) {
       this.safePoint();
       const id = ids[index];
@@ -145,17 +158,14 @@ export class RunSession implements AgentSteps {
         );
         continue;
       }
-      const result = await this.deps.executor.execute(
-        { id: call.id!, name: call.name, args: this.invalidArgs.get(call.id!) ?? call.args },
-        // A resumed run re-enters at its tools step: it gets what its model call would have shown.
-        {
-          ...this.init.toolContext,
-          visibleTools: this.visibleTools ?? (await this.refreshVisibleToolNames()),
-        },
-      );
-      const content = result.isError
-        ? result.content
-        : this.afterSuccess(call.id!, call.name, result.content);
+      let result: ToolCallResult;
+      if (call.name === ASK_USER_QUESTION) {
+        answered ??= await this.askTurnQuestions(calls, (position) => stored.has(ids[position]));
+        result = answered.get(call.id!)!;
+      } else {
+        result = await this.execute(call);
+      }
+      const { content, isError } = result;
       await this.deps.messages.insertFenced(
         { id, threadId, runId, role: 'tool', content, toolCallId: call.id!, name: call.name },
         leaseToken,
@@ -163,12 +173,7 @@ export class RunSession implements AgentSteps {
       await this.emit([
         {
           type: 'tool_result',
-          payload: {
-            tool_call_id: call.id,
-            name: call.name,
-            content,
-            is_error: result.isError,
-          },
+          payload: { tool_call_id: call.id, name: call.name, content, is_error: isError },
         },
       ]);
       results.push(
@@ -177,7 +182,7 @@ export class RunSession implements AgentSteps {
           content,
           tool_call_id: call.id!,
           name: call.name,
-          status: result.isError ? 'error' : 'success',
+          status: isError ? 'error' : 'success',
         }),
       );
     }
@@ -185,15 +190,52 @@ export class RunSession implements AgentSteps {
   }
 
   /**
-   * A successful `ask_user_question` interrupts the graph with its normalized questions (the run then
-   * waits); on resume this node runs again and `interrupt` returns the answers, which the model gets
-   * with the questions, keyed by question_id.
+   * Every `ask_user_question` call of the turn not answered yet, asked through one interrupt: their
+   * arguments are validated (no side effect), the valid ones' questions go to one waiting point, and
+   * each call's result carries its own questions and answers. The interrupt comes before any write of
+   * these calls; on resume this node runs again from its first line and `interrupt` returns the
+   * answers, which are then written. One interrupt per node run, so the resume value is never matched
+   * to the wrong question.
    */
-  private afterSuccess(toolCallId: string, name: string, content: string): string {
-    if (name !== ASK_USER_QUESTION) return content;
-    const { questions } = JSON.parse(content) as { questions: NormalizedQuestion[] };
-    const answers = interrupt<QuestionInterrupt, Answers>({ tool_call_id: toolCallId, questions });
-    return JSON.stringify({ questions, answers });
+  private async askTurnQuestions(
+    calls: ModelToolCall[],
+    isStored: (index: number) => boolean,
+  ): Promise<Map<string, ToolCallResult>> {
+    const results = new Map<string, ToolCallResult>();
+    const asked: AskedCall[] = [];
+    let position = 0;
+    for (const [index, call] of calls.entries()) {
+      if (call.name !== ASK_USER_QUESTION) continue;
+      position++;
+      if (isStored(index)) continue;
+      const result = await this.execute(call);
+      results.set(call.id!, result);
+      if (!result.isError) {
+        const { questions } = JSON.parse(result.content) as { questions: NormalizedQuestion[] };
+        asked.push({ toolCallId: call.id!, position, questions });
+      }
+    }
+    if (asked.length === 0) return results;
+    const answers = interrupt<QuestionInterrupt, Answers>({
+      tool_call_id: asked[0].toolCallId,
+      questions: mergeTurnQuestions(asked),
+    });
+    for (const call of asked) {
+      const content = JSON.stringify({ questions: call.questions, answers: answersOfCall(answers, call) });
+      results.set(call.toolCallId, { ...results.get(call.toolCallId)!, content });
+    }
+    return results;
+  }
+
+  private async execute(call: ModelToolCall): Promise<ToolCallResult> {
+    return this.deps.executor.execute(
+      { id: call.id!, name: call.name, args: this.invalidArgs.get(call.id!) ?? call.args },
+      // A resumed run re-enters at its tools step: it gets what its model call would have shown.
+      {
+        ...this.init.toolContext,
+        visibleTools: this.visibleTools ?? (await this.refreshVisibleToolNames()),
+      },
+    );
   }
 
   private async recordAssistant(messageId: string, full: AIMessageChunk): Promise<AIMessage> {
