@@ -11,12 +11,13 @@ export interface ArchiveLimits {
 export const MAX_ARCHIVE_ENTRIES = 20_000;
 
 /**
- * An entry may inflate to at most this many times its compressed size (RELIABILITY 10)… Deflate reaches
- * about 1032; real Office XML stays well under 100 (Apache POI refuses past 100).
+ * An entry over `RATIO_GRACE_BYTES` may inflate to at most this many times its compressed size
+ * (RELIABILITY 10). Deflate tops out near 1032; Apache POI, which reads the same formats, refuses past
+ * 100 by default; twice that leaves room for very repetitive sheets.
  */
 export const MAX_ENTRY_RATIO = 200;
 
-/** …once it is over this size: small entries may compress as well as they like. */
+/** Entries up to this size inflated are not held to the ratio. */
 export const RATIO_GRACE_BYTES = 1024 * 1024;
 
 export const archiveLimitsOf = (settings: OcrSettings): ArchiveLimits => ({
