@@ -13,9 +13,12 @@ const SCRIPT = `
 const { readFileSync } = require('node:fs');
 const { ConversionRunner } = require(${JSON.stringify(join(ROOT, 'dist/src/modules/ocr/worker/conversion-runner.js'))});
 const { OcrSettings } = require(${JSON.stringify(join(ROOT, 'dist/src/modules/ocr/ocr-settings.js'))});
+const { archiveLimitsOf } = require(${JSON.stringify(join(ROOT, 'dist/src/modules/ocr/archive/archive-limits.js'))});
 const [file, type] = process.argv.slice(1);
-new ConversionRunner(new OcrSettings())
-  .run({ type, bytes: new Uint8Array(readFileSync(file)), maxPdfPages: 10 }, new AbortController().signal)
+const settings = new OcrSettings();
+const job = { type, bytes: new Uint8Array(readFileSync(file)), maxPdfPages: 10, archiveLimits: archiveLimitsOf(settings) };
+new ConversionRunner(settings)
+  .run(job, new AbortController().signal)
   .then((markdown) => process.stdout.write(markdown), (error) => { process.stderr.write(String(error)); process.exit(1); });
 `;
 

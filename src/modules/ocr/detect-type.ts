@@ -1,5 +1,7 @@
-import { unzipSync } from 'fflate';
 import { DomainError } from '../../common/errors/domain-error.js';
+import type { ArchiveLimits } from './archive/archive-limits.js';
+import { inflateEntry } from './archive/bounded-unzip.js';
+import { readZipDirectory } from './archive/zip-directory.js';
 import { OcrErrors } from './ocr.errors.js';
 
 export const IMAGE_TYPES = ['png', 'jpeg', 'webp', 'bmp'] as const;
@@ -22,12 +24,6 @@ export const MIME_TYPES: Readonly<Record<DocumentType, string>> = {
 
 /** A supported type, or what was found instead (`ole2`, `gif`, `tiff`, `zip`, `damaged_zip`, `unknown`). */
 export type Detection = { supported: true; type: DocumentType } | { supported: false; detected: string };
-
-export interface ArchiveLimits {
-  /** Sum of the uncompressed sizes the ZIP declares. */
-  maxUnzippedBytes: number;
-  maxEntries: number;
-}
 
 /** The main part's content type names the kind of Office document (macro-enabled variants included). */
 const OFFICE_MAIN_PARTS: ReadonlyArray<[DocumentType, string[]]> = [
@@ -64,8 +60,10 @@ const ascii = (text: string): number[] => [...text].map((c) => c.charCodeAt(0));
 
 /**
  * What a file is, from its bytes and never from its name: magic numbers, and for a ZIP the Office
- * package's `[Content_Types].xml`. A ZIP that declares more than the limits unpacked (or too many
- * entries) is refused with `ocr.archive_too_large` before anything is inflated.
+ * package's `[Content_Types].xml`. A ZIP with too many entries, or that declares more than the limit
+ * unpacked, is refused with `ocr.archive_too_large` before anything is inflated. Declared sizes can lie:
+ * only `[Content_Types].xml` is inflated here, and stopped at 1 MiB; the conversion worker inflates the
+ * rest under the limits, counting the bytes it actually gets.
  */
 export function detectDocumentType(bytes: Uint8Array, limits: ArchiveLimits): Detection {
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024));
@@ -92,29 +90,30 @@ export function detectDocumentType(bytes: Uint8Array, limits: ArchiveLimits): De
 }
 
 function officeTypeOf(bytes: Uint8Array, limits: ArchiveLimits): DocumentType | 'zip' | 'damaged_zip' {
-  let entries = 0;
-  let unpacked = 0;
-  let files: Record<string, Uint8Array>;
+  let contentTypes: Uint8Array | undefined;
   try {
-    files = unzipSync(bytes, {
-      filter: (file) => {
-        entries += 1;
-        unpacked += file.originalSize;
-        if (entries > limits.maxEntries) throw OcrErrors.archiveTooLarge(`${limits.maxEntries} entries`);
-        if (unpacked > limits.maxUnzippedBytes)
-          throw OcrErrors.archiveTooLarge(`${limits.maxUnzippedBytes} bytes`);
-        return (
-          file.name === CONTENT_TYPES_PART &&
-          file.size <= MAX_CONTENT_TYPES_BYTES &&
-          file.originalSize <= MAX_CONTENT_TYPES_BYTES
-        );
-      },
-    });
+    const entries = readZipDirectory(bytes, limits.maxEntries);
+    const declared = entries.reduce((sum, entry) => sum + entry.declaredSize, 0);
+    if (declared > limits.maxUnzippedBytes)
+      throw OcrErrors.archiveTooLarge(`${limits.maxUnzippedBytes} bytes`);
+    const part = entries.find(
+      (entry) =>
+        entry.name === CONTENT_TYPES_PART &&
+        entry.compressedSize <= MAX_CONTENT_TYPES_BYTES &&
+        entry.declaredSize <= MAX_CONTENT_TYPES_BYTES,
+    );
+    contentTypes =
+      part &&
+      inflateEntry(
+        bytes,
+        part,
+        MAX_CONTENT_TYPES_BYTES,
+        `${MAX_CONTENT_TYPES_BYTES} bytes in ${CONTENT_TYPES_PART}`,
+      );
   } catch (error) {
     if (error instanceof DomainError) throw error;
     return 'damaged_zip';
   }
-  const contentTypes = files[CONTENT_TYPES_PART];
   if (contentTypes === undefined) return 'zip';
   const xml = new TextDecoder().decode(contentTypes).toLowerCase();
   const declares = (type: string) => xml.includes(`"${type}"`) || xml.includes(`'${type}'`);

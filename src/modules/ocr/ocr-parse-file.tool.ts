@@ -4,6 +4,7 @@ import { AgentTool } from '../tools/registry/agent-tool.decorator.js';
 import type { ToolAvailability } from '../tools/registry/tool-metadata.js';
 import { ToolRegistry } from '../tools/registry/tool-registry.js';
 import { WorkspacePathResolver } from '../workspace/paths/workspace-path-resolver.js';
+import { archiveLimitsOf } from './archive/archive-limits.js';
 import { detectDocumentType, type DocumentType } from './detect-type.js';
 import { HttpEngine } from './engines/http-engine.js';
 import { LocalEngine } from './engines/local-engine.js';
@@ -19,9 +20,6 @@ import {
 import { OcrErrors } from './ocr.errors.js';
 import { OCR_OUTPUT_DIR, outputStem, writeNewMarkdown } from './output-path.js';
 import { readSourceFile } from './read-source.js';
-
-/** Entries an Office document (a ZIP) may have; real documents have hundreds at most. */
-const MAX_ARCHIVE_ENTRIES = 20_000;
 
 function noTextHint(type: DocumentType, engine: OcrEngineName): string {
   if (type === 'pdf' && engine === 'local') {
@@ -78,10 +76,7 @@ export class OcrParseFileTool implements OnModuleInit {
     const { user, workdir } = invocation.context;
     const target = await this.resolver.resolve(user, args.file_path, { access: 'read', workdir });
     const source = await readSourceFile(target, this.settings.maxFileBytes);
-    const detection = detectDocumentType(source.bytes, {
-      maxUnzippedBytes: this.settings.maxUnzippedBytes,
-      maxEntries: MAX_ARCHIVE_ENTRIES,
-    });
+    const detection = detectDocumentType(source.bytes, archiveLimitsOf(this.settings));
     if (!detection.supported) throw OcrErrors.unsupportedType(source.virtualPath, detection.detected);
 
     const converted = await engine.convert(

@@ -1,8 +1,10 @@
+import { archiveLimitsOf } from '../../../src/modules/ocr/archive/archive-limits';
 import type { DocumentType } from '../../../src/modules/ocr/detect-type';
 import { LocalEngine } from '../../../src/modules/ocr/engines/local-engine';
 import { OcrSettings } from '../../../src/modules/ocr/ocr-settings';
 import { ConversionRunner } from '../../../src/modules/ocr/worker/conversion-runner';
 import { makeDocx } from '../../support/fixtures/make-docx';
+import { bloatPart, looseWhitespace } from '../../support/fixtures/make-lying-zip';
 import { makePdf } from '../../support/fixtures/make-pdf';
 import { makePptx } from '../../support/fixtures/make-pptx';
 import { renderTextImage } from '../../support/fixtures/make-text-image';
@@ -138,7 +140,12 @@ describe('local engine', () => {
   it('stops running conversions when the application shuts down', async () => {
     const stopping = new ConversionRunner(new OcrSettings());
     const pending = stopping.run(
-      { type: 'png', bytes: renderTextImage(['Shut down']), maxPdfPages: 1 },
+      {
+        type: 'png',
+        bytes: renderTextImage(['Shut down']),
+        maxPdfPages: 1,
+        archiveLimits: archiveLimitsOf(new OcrSettings()),
+      },
       never,
     );
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -146,5 +153,51 @@ describe('local engine', () => {
     await stopping.onModuleDestroy();
     await expect(pending).rejects.toThrow('exited');
     expect(stopping.liveWorkers).toBe(0);
+  });
+
+  describe('Office archives whose declared sizes lie (1 KiB declared for a part that inflates to 8 MiB)', () => {
+    const MB = 1024 * 1024;
+    const small = new OcrSettings({ maxUnzippedBytes: 2 * MB });
+    const smallRunner = new ConversionRunner(small);
+    const capped = new LocalEngine(small, smallRunner);
+    const office = {
+      docx: {
+        make: () => makeDocx({ title: 'Still served', paragraphs: ['next'] }),
+        part: 'word/document.xml',
+      },
+      xlsx: {
+        make: () => makeXlsx([{ name: 'S', rows: [['Still served']] }]),
+        part: 'xl/worksheets/sheet1.xml',
+      },
+      pptx: { make: () => Promise.resolve(makePptx([['Still served']])), part: 'ppt/slides/slide1.xml' },
+    } as const;
+    afterEach(() => expect(smallRunner.liveWorkers).toBe(0));
+
+    it.each(['docx', 'xlsx', 'pptx'] as const)(
+      'stops inflating a %s at the unzipped-bytes cap, answers ocr.archive_too_large and serves the next call',
+      async (type) => {
+        const { make, part } = office[type];
+        const bomb = bloatPart(await make(), part, looseWhitespace(8 * MB));
+        expect(bomb.length).toBeLessThan(3 * MB);
+        const run = (bytes: Uint8Array) => capped.convert({ fileName: `f.${type}`, type, bytes }, never);
+        await expect(run(bomb)).rejects.toMatchObject({
+          code: 'ocr.archive_too_large',
+          details: { limit: `${2 * MB} bytes` },
+        });
+        expect(await run(await make())).toContain('Still served');
+      },
+    );
+
+    it.each(['docx', 'xlsx', 'pptx'] as const)(
+      'refuses a %s part that inflates over 200 times its compressed size, under the byte cap',
+      async (type) => {
+        const { make, part } = office[type];
+        const bomb = bloatPart(await make(), part, Buffer.alloc(8 * MB, 0x20));
+        await expect(convert(type, bomb)).rejects.toMatchObject({
+          code: 'ocr.archive_too_large',
+          details: { limit: 'a ratio of 200 between an entry and its compressed size' },
+        });
+      },
+    );
   });
 });

@@ -12,6 +12,7 @@ import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor
 import { ToolRegistry } from '../../../src/modules/tools/registry/tool-registry';
 import { WorkspacePathResolver } from '../../../src/modules/workspace/paths/workspace-path-resolver';
 import { makeDocx } from '../../support/fixtures/make-docx';
+import { bloatPart } from '../../support/fixtures/make-lying-zip';
 import { makePdf, makePdfWithoutText } from '../../support/fixtures/make-pdf';
 import { TestContext, type TestUser } from '../../support/test-app';
 
@@ -136,6 +137,23 @@ describe('ocr_parse_file through the tool executor', () => {
     const { body } = await call({ file_path: 'scan.pdf' });
     expect(body.error).toMatchObject({ code: 'ocr.no_text', message: expect.stringContaining('text layer') });
     await expect(readFile(join(workdir, 'outputs/ocr/scan.md'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('answers a ZIP bomb whose sizes lie with ocr.archive_too_large, writes nothing and parses the next file', async () => {
+    const docx = await makeDocx({ title: 'After the bomb', paragraphs: ['still parsed'] });
+    await writeFile(
+      join(workdir, 'bomb.docx'),
+      bloatPart(docx, 'word/document.xml', Buffer.alloc(32 << 20, 0x20)),
+    );
+    const refused = await call({ file_path: 'bomb.docx' });
+    expect(refused).toMatchObject({ isError: true, errorCode: 'ocr.archive_too_large' });
+    expect(refused.body.error.code).toBe('ocr.archive_too_large');
+    await expect(readFile(join(workdir, 'outputs/ocr/bomb.md'))).rejects.toMatchObject({ code: 'ENOENT' });
+
+    await writeFile(join(workdir, 'after.docx'), docx);
+    const next = await call({ file_path: 'after.docx' });
+    expect(next.isError).toBe(false);
+    expect(next.body.preview).toContain('still parsed');
   });
 
   it('refuses paths outside the workspace, missing files and the unconfigured http engine', async () => {

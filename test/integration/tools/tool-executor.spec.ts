@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ToolExecutionContext } from '../../../src/modules/tools/execution/tool-execution-context';
 import { ToolCallAuditWriter } from '../../../src/modules/tools/execution/audit/tool-call-audit-writer';
 import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
-import { ToolMetrics } from '../../../src/modules/tools/execution/tool-metrics';
+import { ToolMetrics, UNKNOWN_TOOL_METRIC } from '../../../src/modules/tools/execution/tool-metrics';
 import { RunAuthorizationRevokedError } from '../../../src/modules/tools/tools.errors';
 import { TestContext, type TestUser } from '../../support/test-app';
 import { ProbeTools, ProbeToolsModule } from './probe-tools';
@@ -228,5 +228,45 @@ describe('ToolExecutor: the execution boundary', () => {
     expect(echo?.calls).toBeGreaterThanOrEqual(3);
     expect(echo?.outcomes.refused).toBeGreaterThanOrEqual(2);
     expect(echo?.outcomes.ok).toBeGreaterThanOrEqual(3);
+  });
+
+  it('counts calls to names no tool has under one bucket, so model-invented names cannot grow the metrics', async () => {
+    const metrics = ctx.app.get(ToolMetrics);
+    const unknownBefore = metrics.snapshot().find((s) => s.tool === UNKNOWN_TOOL_METRIC)?.calls ?? 0;
+    const c = context();
+    for (let i = 0; i < 300; i += 1) {
+      const name = `invented_${i}`;
+      const result = await executor.execute(
+        { id: `n${i}`, name, args: {} },
+        { ...c, executableTools: new Set([name]), visibleTools: new Set([name]) },
+      );
+      expect(result.errorCode).toBe('tools.not_executable');
+    }
+    await executor.execute({ id: 'known', name: 'probe_echo', args: { text: 'x' } }, c);
+    const snapshot = metrics.snapshot();
+    expect(snapshot.filter((s) => s.tool.startsWith('invented_'))).toEqual([]);
+    expect(snapshot.map((s) => s.tool).every((t) => t === UNKNOWN_TOOL_METRIC || ALL.includes(t))).toBe(true);
+    const unknown = snapshot.find((s) => s.tool === UNKNOWN_TOOL_METRIC);
+    expect(unknown?.calls).toBe(unknownBefore + 300);
+    expect(unknown?.outcomes.refused).toBe(unknownBefore + 300);
+  });
+
+  it('audits calls whose tool name and call id exceed the audit columns or hold NUL, cut and cleaned', async () => {
+    const c = context();
+    const name = 'x'.repeat(5_000);
+    const result = await executor.execute({ id: 'i'.repeat(1_000), name, args: {} }, c);
+    expect(result.errorCode).toBe('tools.not_executable');
+    await executor.execute({ id: 'nul\0id', name: 'nul\0name', args: {} }, c);
+    const rows = await auditRows(c.runId);
+    expect(rows).toHaveLength(2);
+    expect(rows.find((r: { tool_call_id: string }) => r.tool_call_id === 'nulid')).toMatchObject({
+      tool_name: 'nulname',
+    });
+    expect(rows[0]).toMatchObject({
+      tool_name: 'x'.repeat(200),
+      tool_call_id: 'i'.repeat(200),
+      outcome: 'refused',
+      error_code: 'tools.not_executable',
+    });
   });
 });

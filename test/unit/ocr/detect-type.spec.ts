@@ -1,6 +1,8 @@
 import { strToU8, zipSync } from 'fflate';
-import { detectDocumentType, type ArchiveLimits } from '../../../src/modules/ocr/detect-type';
+import type { ArchiveLimits } from '../../../src/modules/ocr/archive/archive-limits';
+import { detectDocumentType } from '../../../src/modules/ocr/detect-type';
 import { makeDocx } from '../../support/fixtures/make-docx';
+import { bloatPart } from '../../support/fixtures/make-lying-zip';
 import { makePdf } from '../../support/fixtures/make-pdf';
 import { makePptx } from '../../support/fixtures/make-pptx';
 import { renderTextImage } from '../../support/fixtures/make-text-image';
@@ -60,5 +62,12 @@ describe('detectDocumentType: by magic bytes, never by name', () => {
     expect(codeOf(() => detect(Buffer.from(zipSync(files)), { ...LIMITS, maxEntries: 10 }))).toBe(
       'ocr.archive_too_large',
     );
+  });
+
+  it('stops inflating [Content_Types].xml at 1 MiB whatever size it declares', async () => {
+    const docx = await makeDocx({ title: 't', paragraphs: [] });
+    const bomb = bloatPart(docx, '[Content_Types].xml', Buffer.alloc(64 * 1024 * 1024, 0x20));
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    expect(codeOf(() => detect(bomb))).toBe('ocr.archive_too_large');
   });
 });

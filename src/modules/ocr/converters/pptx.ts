@@ -1,4 +1,3 @@
-import { unzipSync } from 'fflate';
 import { posix } from 'node:path';
 import { attributesOf, decodeXmlText } from './xml-text.js';
 
@@ -57,9 +56,11 @@ function slideOrder(files: Record<string, Uint8Array>, text: (name: string) => s
     .sort((a, b) => number(a) - number(b));
 }
 
-/** A PowerPoint deck as Markdown: `## Slide N`, then each text paragraph of its shapes as a paragraph. */
-export function convertPptx(bytes: Uint8Array): Promise<string> {
-  const files = unzipSync(bytes, { filter: (file) => /\.(xml|rels)$/.test(file.name) });
+/**
+ * A PowerPoint deck as Markdown: `## Slide N`, then each text paragraph of its shapes as a paragraph.
+ * Takes the package's XML parts, already inflated under the archive limits (`readOfficeParts`).
+ */
+export function convertPptx(files: Record<string, Uint8Array>): Promise<string> {
   const decoder = new TextDecoder();
   const text = (name: string) => (files[name] === undefined ? undefined : decoder.decode(files[name]));
   const sections = slideOrder(files, text).map((part, index) => {

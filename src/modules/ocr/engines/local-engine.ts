@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { archiveLimitsOf } from '../archive/archive-limits.js';
 import { isImageType } from '../detect-type.js';
 import { assertImagePixels } from '../input-caps.js';
 import { OcrSettings } from '../ocr-settings.js';
@@ -26,7 +27,12 @@ export class LocalEngine implements OcrEngine {
   async convert(document: SourceDocument, signal: AbortSignal): Promise<string> {
     if (isImageType(document.type)) assertImagePixels(document.bytes, this.settings.maxImagePixels);
     return await this.runner.run(
-      { type: document.type, bytes: document.bytes, maxPdfPages: this.settings.maxPdfPages },
+      {
+        type: document.type,
+        bytes: document.bytes,
+        maxPdfPages: this.settings.maxPdfPages,
+        archiveLimits: archiveLimitsOf(this.settings),
+      },
       signal,
     );
   }

@@ -1,4 +1,5 @@
 import { DomainError, type ErrorKind } from '../../../common/errors/domain-error.js';
+import type { ArchiveLimits } from '../archive/archive-limits.js';
 import type { DocumentType } from '../detect-type.js';
 import { OcrErrors } from '../ocr.errors.js';
 
@@ -7,6 +8,8 @@ export interface ConversionJob {
   type: DocumentType;
   bytes: Uint8Array;
   maxPdfPages: number;
+  /** Office documents are inflated under these, counted on the bytes actually inflated. */
+  archiveLimits: ArchiveLimits;
   /** A private, empty directory the worker may write to; removed once the worker has exited. */
   scratchDir: string;
 }

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { readOfficeParts, repackParts } from '../archive/office-package.js';
 import { convertDocx } from '../converters/docx.js';
 import { recognizeImage } from '../converters/image.js';
 import { convertPdf } from '../converters/pdf.js';
@@ -6,17 +7,20 @@ import { convertPptx } from '../converters/pptx.js';
 import { convertXlsx } from '../converters/xlsx.js';
 import { serializeError, type ConversionJob, type ConversionReply } from './conversion-job.js';
 
-/** Worker thread entry: converts the one document in `workerData` and posts a `ConversionReply`. */
+/**
+ * Worker thread entry: converts the one document in `workerData` and posts a `ConversionReply`. An
+ * Office document is inflated here under the limits first; the converters only get those parts.
+ */
 function convert(job: ConversionJob): Promise<string> {
   switch (job.type) {
     case 'pdf':
       return convertPdf(job.bytes, job.maxPdfPages);
     case 'docx':
-      return convertDocx(job.bytes);
+      return convertDocx(repackParts(readOfficeParts(job.bytes, job.archiveLimits)));
     case 'xlsx':
-      return convertXlsx(job.bytes);
+      return convertXlsx(repackParts(readOfficeParts(job.bytes, job.archiveLimits)));
     case 'pptx':
-      return convertPptx(job.bytes);
+      return convertPptx(readOfficeParts(job.bytes, job.archiveLimits));
     case 'png':
     case 'jpeg':
     case 'webp':

@@ -3,6 +3,13 @@ import type { ToolCallOutcome } from './tool-call-scope.js';
 
 const SAMPLES = 1024;
 
+/**
+ * The one key under which calls to names no registered tool has are counted, so names a model invents
+ * cannot grow the map. Parentheses are not allowed in an OpenAI function name nor an MCP tool name, so no
+ * real tool can be called this.
+ */
+export const UNKNOWN_TOOL_METRIC = '(unknown)';
+
 interface ToolStats {
   calls: number;
   outcomes: Record<ToolCallOutcome, number>;
@@ -23,7 +30,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** In-process call counts per tool and outcome, and latency percentiles over the last 1024 calls. */
+/**
+ * In-process call counts per tool and outcome, and latency percentiles over the last 1024 calls. Keyed by
+ * registered tool names only (the caller passes `UNKNOWN_TOOL_METRIC` for the rest): the map is bounded by
+ * the registry.
+ */
 @Injectable()
 export class ToolMetrics {
   private readonly stats = new Map<string, ToolStats>();
