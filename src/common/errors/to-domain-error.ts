@@ -47,6 +47,14 @@ function isErrorLike(error: unknown): error is Error {
   return typeof error === 'object' && error !== null && typeof (error as Error).message === 'string';
 }
 
+/** `common.dependency_unavailable` when `error` is a lost PostgreSQL or Redis connection, else null. */
+export function asDependencyOutage(error: unknown): DomainError | null {
+  if (!isErrorLike(error)) return null;
+  if (isRedisUnavailable(error)) return CommonErrors.dependencyUnavailable('redis', error);
+  if (isDatabaseUnavailable(error)) return CommonErrors.dependencyUnavailable('database', error);
+  return null;
+}
+
 /** Classifies anything thrown while serving a request into the error a client sees. */
 export function toDomainError(error: unknown): DomainError {
   if (error instanceof DomainError) return error;
@@ -64,9 +72,5 @@ export function toDomainError(error: unknown): DomainError {
     return new DomainError(kind, code, message);
   }
   // Duck-typed: errors raised inside Node's own modules may come from another realm than `Error`.
-  if (isErrorLike(error)) {
-    if (isRedisUnavailable(error)) return CommonErrors.dependencyUnavailable('redis', error);
-    if (isDatabaseUnavailable(error)) return CommonErrors.dependencyUnavailable('database', error);
-  }
-  return CommonErrors.internal();
+  return asDependencyOutage(error) ?? CommonErrors.internal();
 }
