@@ -56,10 +56,7 @@ export const ToolsErrors = {
 export class RunAuthorizationRevokedError extends Error {
   constructor(
     readonly code:
-      | 'auth.account_disabled'
-      | 'agents.access_revoked'
-      | 'threads.agent_deleted'
-      | 'runs.lease_lost',
+      'auth.account_disabled' | 'agents.access_revoked' | 'threads.agent_deleted' | 'runs.lease_lost',
     message: string,
   ) {
     super(message);

@@ -17,10 +17,10 @@ describe('an outage during the agent lookup', () => {
   let user: TestUser;
 
   /** Parks the next `agents` query, cuts PostgreSQL under it, restores it, then lifts the lock. */
-  const cutDuringAgentLookup = async (act: () => Promise<void>) => {
+  const cutDuringAgentLookup = async (act: () => void) => {
     const lock = await TableLock.take(ctx.databaseName, 'agents');
     try {
-      await act();
+      act();
       await lock.blocked();
       await pgProxy.cut();
       await pgProxy.restore();
@@ -54,7 +54,7 @@ describe('an outage during the agent lookup', () => {
 
   it('answers thread creation with 503 common.dependency_unavailable, not 422, and creates nothing', async () => {
     let response: Promise<{ status: number; body: Record<string, unknown> }> | undefined;
-    await cutDuringAgentLookup(async () => {
+    await cutDuringAgentLookup(() => {
       response = ctx.http
         .post('/api/threads')
         .set(auth(user))
@@ -81,7 +81,7 @@ describe('an outage during the agent lookup', () => {
     const run = await startRun(ctx, user, threadId, { input: 'list files' });
     await held.arrived;
     // The model's tool call is released only once `agents` is locked: the re-check parks on it.
-    await cutDuringAgentLookup(async () => held.release());
+    await cutDuringAgentLookup(() => held.release());
 
     expect(await waitForStatus(ctx, run.run_id, isTerminal, 60_000)).toBe('completed');
     const [row] = await ctx.dataSource.query<{ error: unknown }[]>(`SELECT error FROM runs WHERE id = $1`, [

@@ -37,9 +37,10 @@ describe('threads are bound to their agent by id', () => {
   };
   const threadAgentId = async (threadId: string) =>
     (
-      await ctx.dataSource.query<{ agent_id: string | null }[]>(`SELECT agent_id FROM threads WHERE id = $1`, [
-        threadId,
-      ])
+      await ctx.dataSource.query<{ agent_id: string | null }[]>(
+        `SELECT agent_id FROM threads WHERE id = $1`,
+        [threadId],
+      )
     )[0].agent_id;
 
   beforeAll(async () => {

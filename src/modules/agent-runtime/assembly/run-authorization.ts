@@ -39,7 +39,8 @@ export class RunAuthorization {
         'The account running this agent is disabled.',
       );
     const actor = { id: user.id, role: user.role, departmentId: user.departmentId };
-    const access = run.agentId === null ? { kind: 'deleted' as const } : await this.agents.accessById(actor, run.agentId);
+    const access =
+      run.agentId === null ? { kind: 'deleted' as const } : await this.agents.accessById(actor, run.agentId);
     switch (access.kind) {
       case 'usable':
         return { actor, agent: access.agent };
