@@ -209,6 +209,9 @@ async function assemblyTimes(database: BenchDatabase, dataDir: string): Promise<
     const [user] = await app
       .get(DataSource)
       .query<{ id: string }[]>(`SELECT id FROM users WHERE username = $1`, [ADMIN_USERNAME]);
+    const [agent] = await app
+      .get(DataSource)
+      .query<{ id: string }[]>(`SELECT id FROM agents WHERE slug = 'default-chatbot'`);
     const preparer = app.get(RunContextPreparer);
     const assembler = app.get(ToolAssembler);
     const visibility = app.get(ToolVisibility);
@@ -218,6 +221,7 @@ async function assemblyTimes(database: BenchDatabase, dataDir: string): Promise<
       const runId = randomUUID();
       const { actor, snapshot } = await preparer.prepare({
         userId: user.id,
+        agentId: agent.id,
         agentSlug: 'default-chatbot',
         model: null,
       });

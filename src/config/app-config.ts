@@ -46,6 +46,8 @@ export class AppConfig {
   readonly llm: {
     readonly openaiBaseUrl: string;
     readonly openaiApiKey: Secret | null;
+    /** False with no `OPENAI_API_KEY` on the default OpenAI URL: runs fail with `models.not_configured`. */
+    readonly configured: boolean;
     readonly defaultModel: string;
     readonly embeddingsModel: string | null;
   };

@@ -5,6 +5,16 @@ import { Secret } from './secret.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+/**
+ * A model is configured unless both are left at their defaults: no key and OpenAI's own URL (which
+ * would refuse every call). A local server (Ollama, vLLM) on another URL needs no key.
+ */
+function isModelConfigured(baseUrl: string, apiKey: string | undefined): boolean {
+  return apiKey !== undefined || baseUrl.replace(/\/+$/, '') !== DEFAULT_OPENAI_BASE_URL;
+}
+
 const MB = 1024 * 1024;
 
 const optionalText = z
@@ -133,7 +143,7 @@ const schema = z.object({
   SECRETS_KEY: aesKey,
   SECRETS_PREVIOUS_KEYS: optionalText,
   ALLOW_PRIVATE_NETWORK_TARGETS: optionalText,
-  OPENAI_BASE_URL: url(['http:', 'https:'], 'https://api.openai.com/v1'),
+  OPENAI_BASE_URL: url(['http:', 'https:'], DEFAULT_OPENAI_BASE_URL),
   OPENAI_API_KEY: optionalText,
   DEFAULT_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
   EMBEDDINGS_MODEL: optionalText,
@@ -274,6 +284,7 @@ export function parseConfig(env: Environment): AppConfig {
     llm: {
       openaiBaseUrl: e.OPENAI_BASE_URL,
       openaiApiKey: secret(e.OPENAI_API_KEY),
+      configured: isModelConfigured(e.OPENAI_BASE_URL, e.OPENAI_API_KEY),
       defaultModel: e.DEFAULT_MODEL,
       embeddingsModel: e.EMBEDDINGS_MODEL ?? null,
     },

@@ -48,6 +48,14 @@ function isErrorLike(error: unknown): error is Error {
   return typeof error === 'object' && error !== null && typeof (error as Error).message === 'string';
 }
 
+/** `common.dependency_unavailable` when `error` is a lost PostgreSQL or Redis connection, else null. */
+export function asDependencyOutage(error: unknown): DomainError | null {
+  if (!isErrorLike(error)) return null;
+  if (isRedisUnavailable(error)) return CommonErrors.dependencyUnavailable('redis', error);
+  if (isDatabaseUnavailable(error)) return CommonErrors.dependencyUnavailable('database', error);
+  return null;
+}
+
 /** Classifies anything thrown while serving a request into the error a client sees. */
 export function toDomainError(error: unknown): DomainError {
   if (error instanceof DomainError) return error;
@@ -65,11 +73,9 @@ export function toDomainError(error: unknown): DomainError {
     return new DomainError(kind, code, message);
   }
   // Duck-typed: errors raised inside Node's own modules may come from another realm than `Error`.
-  if (isErrorLike(error)) {
-    if (isRedisUnavailable(error)) return CommonErrors.dependencyUnavailable('redis', error);
-    if (isDatabaseUnavailable(error)) return CommonErrors.dependencyUnavailable('database', error);
-    // A deadlock or serialization failure that survived its retries (or had none): the client may retry.
-    if (isTransientConflict(error)) return CommonErrors.concurrentUpdate(error);
-  }
+  const outage = asDependencyOutage(error);
+  if (outage !== null) return outage;
+  // A deadlock or serialization failure that survived its retries (or had none): the client may retry.
+  if (isErrorLike(error) && isTransientConflict(error)) return CommonErrors.concurrentUpdate(error);
   return CommonErrors.internal();
 }

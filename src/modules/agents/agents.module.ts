@@ -17,7 +17,7 @@ import { ShareConfigPolicy } from './sharing/share-config-policy.js';
 
 /**
  * Agents: CRUD with share scopes, config validation and merge rules, builtin agents. Exports
- * `AgentsService.findUsable` for the runtime and `AgentResourceCatalog`, where the skills, knowledge
+ * `AgentsService.findUsable` (by slug, for new threads) and `accessById` (for runs) and `AgentResourceCatalog`, where the skills, knowledge
  * and MCP modules register the ids their resource field may reference.
  */
 @Module({

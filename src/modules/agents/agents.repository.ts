@@ -45,6 +45,11 @@ export class AgentsRepository {
     ).getOne();
   }
 
+  /** By id regardless of who asks: the caller applies `canRead` (used where "gone" and "denied" differ). */
+  findById(id: string): Promise<AgentEntity | null> {
+    return this.rows.findOneBy({ id });
+  }
+
   listReadablePage(
     actor: AgentActor,
     includeSubagents: boolean,

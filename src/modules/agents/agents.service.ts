@@ -13,7 +13,7 @@ import { AgentDto, AgentSummaryDto } from './dto/agent.dto.js';
 import type { CreateAgentDto } from './dto/create-agent.dto.js';
 import type { ListAgentsQueryDto } from './dto/list-agents-query.dto.js';
 import type { UpdateAgentDto } from './dto/update-agent.dto.js';
-import { canManage, type AgentActor } from './sharing/share-config.js';
+import { canManage, canRead, type AgentActor } from './sharing/share-config.js';
 import { ShareConfigPolicy } from './sharing/share-config-policy.js';
 
 /** An agent the runtime may run for a user: its saved config, to intersect with the user's resources. */
@@ -26,6 +26,12 @@ export interface UsableAgent {
   ownerId: string | null;
   config: AgentConfig;
 }
+
+/**
+ * Whether `actor` may run the agent with this id now: `deleted` when no such agent exists any more,
+ * `denied` when it exists but they may not read it. Anything else (a database outage) is thrown.
+ */
+export type AgentAccess = { kind: 'usable'; agent: UsableAgent } | { kind: 'deleted' } | { kind: 'denied' };
 
 const SLUG_ATTEMPTS = 5;
 
@@ -85,11 +91,17 @@ export class AgentsService {
     await this.agents.deleteById(agent.id);
   }
 
-  /** The agent `actor` may run, with its saved config; `agents.not_found` when they cannot read it. */
-  async findUsable(actor: AgentActor, slug: string): Promise<UsableAgent> {
-    const agent = await this.readable(actor, slug);
-    const { id, name, isSubagent, builtin, ownerId, config } = agent;
-    return { id, slug: agent.slug, name, isSubagent, builtin, ownerId, config };
+  /** The agent `actor` may run, with its saved config; null when there is none they may read. */
+  async findUsable(actor: AgentActor, slug: string): Promise<UsableAgent | null> {
+    const agent = await this.agents.findReadableBySlug(actor, slug);
+    return agent === null ? null : usable(agent);
+  }
+
+  /** The agent with this id as `actor` may run it now (what runs use: a thread is bound to an id). */
+  async accessById(actor: AgentActor, id: string): Promise<AgentAccess> {
+    const agent = await this.agents.findById(id);
+    if (agent === null) return { kind: 'deleted' };
+    return canRead(actor, agent) ? { kind: 'usable', agent: usable(agent) } : { kind: 'denied' };
   }
 
   private async readable(actor: AgentActor, slug: string): Promise<AgentEntity> {
@@ -133,6 +145,11 @@ export class AgentsService {
       }
     }
   }
+}
+
+function usable(agent: AgentEntity): UsableAgent {
+  const { id, slug, name, isSubagent, builtin, ownerId, config } = agent;
+  return { id, slug, name, isSubagent, builtin, ownerId, config };
 }
 
 function permissionOf(actor: AgentActor, agent: AgentEntity): 'read' | 'manage' {

@@ -8,6 +8,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import { AgentEntity } from '../agents/agent.entity.js';
 import { UserEntity } from '../users/user.entity.js';
 
 /** A conversation of one user with one agent; its files live in the project workdir `project`. */
@@ -25,6 +26,19 @@ export class ThreadEntity {
   @JoinColumn({ name: 'user_id' })
   user?: UserEntity;
 
+  /**
+   * The agent the thread was created with, by id: runs resolve the agent through it, never by slug.
+   * Null once that agent is deleted (a new agent taking the slug is another agent).
+   */
+  @Index('threads_agent_id_idx')
+  @Column({ type: 'uuid', nullable: true })
+  agentId: string | null;
+
+  @ManyToOne(() => AgentEntity, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'agent_id', foreignKeyConstraintName: 'threads_agent_id_fkey' })
+  agent?: AgentEntity;
+
+  /** The agent's slug at creation (slugs never change), shown even after the agent is gone. */
   @Column({ type: 'varchar', length: 64 })
   agentSlug: string;
 

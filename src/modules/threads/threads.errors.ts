@@ -11,6 +11,17 @@ export const ThreadsErrors = {
         details: { field: 'agent_slug', ids: [slug] },
       },
     ),
+  /**
+   * 409, not 422: the request names nothing unknown; the thread's state (its agent is gone) forbids
+   * new runs, whatever agent now holds the slug.
+   */
+  agentDeleted: (threadId: string, agentSlug: string) =>
+    new DomainError(
+      'conflict',
+      'threads.agent_deleted',
+      `The agent "${agentSlug}" of this thread was deleted; start a new thread to go on.`,
+      { details: { thread_id: threadId, agent_slug: agentSlug } },
+    ),
   noFile: () =>
     new DomainError('invalid', 'common.validation_failed', 'Invalid request: file', {
       details: { fields: [{ field: 'file', messages: ['a multipart file field named "file" is required'] }] },

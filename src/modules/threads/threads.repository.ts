@@ -7,7 +7,7 @@ import { ThreadEntity } from './thread.entity.js';
 
 export type NewThread = Pick<
   ThreadEntity,
-  'id' | 'userId' | 'agentSlug' | 'title' | 'project' | 'requestId' | 'payloadDigest'
+  'id' | 'userId' | 'agentId' | 'agentSlug' | 'title' | 'project' | 'requestId' | 'payloadDigest'
 >;
 
 @Injectable()

@@ -5,6 +5,7 @@ import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js'
 import { CommonErrors } from '../../common/errors/common.errors.js';
 import { decodeCursor, toPage, type Page } from '../../common/pagination/cursor.js';
 import type { PageQueryDto } from '../../common/pagination/page-query.dto.js';
+import { isForeignKeyViolation } from '../../database/unique-violation.js';
 import { AgentsService } from '../agents/agents.service.js';
 import { workdirVirtualPath } from '../workspace/paths/virtual-paths.js';
 import { ThreadDto, type CreateThreadDto } from './dto/thread.dto.js';
@@ -33,18 +34,27 @@ export class ThreadsService {
       if (existing !== null) return this.replay(existing, payloadDigest, requestId);
     }
     // Subagents run only as children of a parent run, never in a chat thread of their own.
-    const agent = await this.agents.findUsable(user, input.agent_slug).catch(() => null);
+    // Only "not readable" is an unknown agent; a database outage propagates (503).
+    const agent = await this.agents.findUsable(user, input.agent_slug);
     if (agent === null || agent.isSubagent) throw ThreadsErrors.unknownAgent(input.agent_slug);
     const id = randomUUID();
-    const row = await this.threads.insertOrGetByRequest({
-      id,
-      userId: user.id,
-      agentSlug: input.agent_slug,
-      title,
-      project: projectOf(id),
-      requestId,
-      payloadDigest,
-    });
+    const row = await this.threads
+      .insertOrGetByRequest({
+        id,
+        userId: user.id,
+        agentId: agent.id,
+        agentSlug: agent.slug,
+        title,
+        project: projectOf(id),
+        requestId,
+        payloadDigest,
+      })
+      .catch((error: unknown) => {
+        // The agent was deleted between the check and the insert.
+        if (isForeignKeyViolation(error, 'threads_agent_id_fkey'))
+          throw ThreadsErrors.unknownAgent(input.agent_slug);
+        throw error;
+      });
     return requestId === null
       ? ThreadDto.from(row, workdirOf(row))
       : this.replay(row, payloadDigest, requestId);

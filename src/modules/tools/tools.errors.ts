@@ -51,11 +51,12 @@ export const ToolsErrors = {
 
 /**
  * The one kind of error that ends a run instead of becoming a tool result: the run's authorization is
- * gone (account disabled, agent access lost, execution lease lost).
+ * gone (account disabled, agent access lost or the agent deleted, execution lease lost).
  */
 export class RunAuthorizationRevokedError extends Error {
   constructor(
-    readonly code: 'auth.account_disabled' | 'agents.access_revoked' | 'runs.lease_lost',
+    readonly code:
+      'auth.account_disabled' | 'agents.access_revoked' | 'threads.agent_deleted' | 'runs.lease_lost',
     message: string,
   ) {
     super(message);

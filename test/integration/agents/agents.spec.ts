@@ -98,7 +98,7 @@ describe('agents: create, validate, list, builtin agents', () => {
     ]);
   });
 
-  it('refuses tool ids that are unknown, debug or base tools with 422 naming them', async () => {
+  it('refuses tool ids that are unknown or debug tools with 422 naming them', async () => {
     const res = await create(user, {
       name: 'Tools',
       slug: 'tools-agent',
@@ -106,15 +106,31 @@ describe('agents: create, validate, list, builtin agents', () => {
     });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('agents.unknown_reference');
-    expect(res.body.details).toEqual({
-      field: 'tools',
-      ids: ['no_such_tool', 'debug_probe', 'ask_user_question'],
-    });
+    expect(res.body.details).toEqual({ field: 'tools', ids: ['no_such_tool', 'debug_probe'] });
     expect(await agentRow('tools-agent')).toBeUndefined();
 
     const ok = await create(user, { name: 'Tools', slug: 'tools-agent', config: { tools: ['read_file'] } });
     expect(ok.status).toBe(201);
     expect(ok.body.config.tools).toEqual(['read_file']);
+  });
+
+  it('accepts the base tools by name in tools, on create and edit, and stores them normalized away', async () => {
+    const res = await create(user, {
+      name: 'Base tools',
+      slug: 'base-tools-agent',
+      config: { tools: ['ask_user_question', 'read_file', 'mark_for_improvement'] },
+    });
+    expect(res.status).toBe(201);
+    // Always present whatever the selection, so not stored as a selection.
+    expect(res.body.config.tools).toEqual(['read_file']);
+    expect((await agentRow('base-tools-agent')).config.tools).toEqual(['read_file']);
+
+    const edited = await ctx.http
+      .patch('/api/agents/base-tools-agent')
+      .set(auth(user))
+      .send({ config: { tools: ['read_file', 'ask_user_question', 'write_file'] } });
+    expect(edited.status).toBe(200);
+    expect(edited.body.config.tools).toEqual(['read_file', 'write_file']);
   });
 
   it('refuses knowledge, skill and MCP ids while no module provides them', async () => {

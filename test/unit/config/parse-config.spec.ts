@@ -42,6 +42,15 @@ describe('parseConfig', () => {
     expect(config.http.trustProxy).toBe(false);
   });
 
+  it('tells whether a chat model is configured: not without a key on the default OpenAI URL', () => {
+    const configured = (env: Record<string, string>) => parseConfig({ ...valid, ...env }).llm.configured;
+    expect(configured({})).toBe(false);
+    expect(configured({ OPENAI_BASE_URL: 'https://api.openai.com/v1/' })).toBe(false);
+    expect(configured({ OPENAI_API_KEY: 'sk-test' })).toBe(true);
+    // A local server (Ollama, vLLM) needs no key.
+    expect(configured({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' })).toBe(true);
+  });
+
   it('names every missing required variable in one error', () => {
     const problems = problemsOf({});
     expect(Object.keys(problems).sort()).toEqual(['DATABASE_URL', 'JWT_SECRET', 'REDIS_URL', 'SECRETS_KEY']);

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { UserRole } from '../../../common/auth/user-role.js';
 import { AgentsService, type UsableAgent } from '../../agents/agents.service.js';
 import { RunAuthorizationRevokedError } from '../../tools/tools.errors.js';
+import type { RunEntity } from '../runs/run.entity.js';
 
 export interface RunActor {
   id: string;
@@ -10,9 +11,14 @@ export interface RunActor {
   departmentId: string;
 }
 
+/** What identifies a run's user and agent: the agent by the id the thread is bound to, never by slug. */
+export type RunSubject = Pick<RunEntity, 'userId' | 'agentId' | 'agentSlug'>;
+
 /**
- * What a run may still do, re-checked from the database: the account is active, the user may still use
- * the agent, and (for the lease holder) the lease is still this token's. Any "no" ends the run.
+ * What a run may still do, re-checked from the database: the account is active, the run's agent (by
+ * id) still exists and the user may still use it, and (for the lease holder) the lease is still this
+ * token's. Any "no" ends the run. A database error is not a "no": it propagates as it is (before a
+ * tool call it fails that call, at the start of a run the lease lapses and the run is retried).
  */
 @Injectable()
 export class RunAuthorization {
@@ -22,10 +28,10 @@ export class RunAuthorization {
   ) {}
 
   /** The run's user and agent as of now; throws `RunAuthorizationRevokedError` if either is gone. */
-  async actorAndAgent(userId: string, agentSlug: string): Promise<{ actor: RunActor; agent: UsableAgent }> {
+  async actorAndAgent(run: RunSubject): Promise<{ actor: RunActor; agent: UsableAgent }> {
     const [user] = await this.dataSource.query<(RunActor & { disabled: boolean })[]>(
       `SELECT id, role, department_id AS "departmentId", disabled FROM users WHERE id = $1`,
-      [userId],
+      [run.userId],
     );
     if (user === undefined || user.disabled)
       throw new RunAuthorizationRevokedError(
@@ -33,23 +39,32 @@ export class RunAuthorization {
         'The account running this agent is disabled.',
       );
     const actor = { id: user.id, role: user.role, departmentId: user.departmentId };
-    const agent = await this.agents.findUsable(actor, agentSlug).catch(() => null);
-    if (agent === null)
-      throw new RunAuthorizationRevokedError(
-        'agents.access_revoked',
-        'The user may no longer use this agent.',
-      );
-    return { actor, agent };
+    const access =
+      run.agentId === null ? { kind: 'deleted' as const } : await this.agents.accessById(actor, run.agentId);
+    switch (access.kind) {
+      case 'usable':
+        return { actor, agent: access.agent };
+      case 'deleted':
+        throw new RunAuthorizationRevokedError(
+          'threads.agent_deleted',
+          `The agent "${run.agentSlug}" of this thread was deleted.`,
+        );
+      case 'denied':
+        throw new RunAuthorizationRevokedError(
+          'agents.access_revoked',
+          'The user may no longer use this agent.',
+        );
+    }
   }
 
   /** Before every tool call: account, agent access and lease, in one pass. */
-  async verify(runId: string, leaseToken: string, userId: string, agentSlug: string): Promise<void> {
+  async verify(runId: string, leaseToken: string, run: RunSubject): Promise<void> {
     const [lease] = await this.dataSource.query<unknown[]>(
       `SELECT 1 FROM runs WHERE id = $1 AND lease_token = $2`,
       [runId, leaseToken],
     );
     if (lease === undefined)
       throw new RunAuthorizationRevokedError('runs.lease_lost', 'The run is no longer held by this worker.');
-    await this.actorAndAgent(userId, agentSlug);
+    await this.actorAndAgent(run);
   }
 }

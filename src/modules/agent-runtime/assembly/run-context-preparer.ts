@@ -8,7 +8,7 @@ import {
 } from '../../agents/config/agent-config.js';
 import type { RunEntity } from '../runs/run.entity.js';
 import type { RunConfigSnapshot } from './run-config-snapshot.js';
-import { RunAuthorization, type RunActor } from './run-authorization.js';
+import { RunAuthorization, type RunActor, type RunSubject } from './run-authorization.js';
 
 export interface PreparedRun {
   actor: RunActor;
@@ -26,8 +26,8 @@ export class RunContextPreparer {
     private readonly catalog: AgentResourceCatalog,
   ) {}
 
-  async prepare(run: Pick<RunEntity, 'userId' | 'agentSlug' | 'model'>): Promise<PreparedRun> {
-    const { actor, agent } = await this.authorization.actorAndAgent(run.userId, run.agentSlug);
+  async prepare(run: RunSubject & Pick<RunEntity, 'model'>): Promise<PreparedRun> {
+    const { actor, agent } = await this.authorization.actorAndAgent(run);
     const resolved = await Promise.all(
       RESOURCE_FIELDS.map(
         async (field) => [field, await this.resolve(field, agent.config[field], actor)] as const,

@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import pg from 'pg';
 import { AppConfig } from '../../../config/app-config.js';
@@ -16,6 +16,7 @@ export class Checkpointer implements OnModuleInit, OnApplicationShutdown {
   readonly pool: pg.Pool;
   readonly saver: PostgresSaver;
   private setup: Promise<void> | null = null;
+  private readonly logger = new Logger(Checkpointer.name);
 
   constructor(config: AppConfig) {
     this.pool = new pg.Pool({
@@ -23,6 +24,11 @@ export class Checkpointer implements OnModuleInit, OnApplicationShutdown {
       max: config.runtime.workerConcurrency + 2,
       connectionTimeoutMillis: 10_000,
     });
+    // An idle client losing its connection (PostgreSQL restarted) is emitted here; unheard, it would
+    // crash the process. The pool drops that client and connects a new one on the next query.
+    this.pool.on('error', (error) =>
+      this.logger.warn({ err: error.message }, 'checkpointer connection lost'),
+    );
     this.saver = new PostgresSaver(this.pool, undefined, { schema: SCHEMA });
   }
 

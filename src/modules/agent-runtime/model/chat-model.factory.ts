@@ -1,5 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config.js';
+import { ModelErrors } from './model.errors.js';
 import { DEFAULT_MODEL_RETRY_OPTIONS, type ModelRetryOptions } from './model-retry-policy.js';
 import { RetryingChatOpenAI, type RetryingChatOpenAIFields } from './retrying-chat-openai.js';
 
@@ -34,8 +35,10 @@ export class ChatModelFactory {
     this.retry = { ...DEFAULT_MODEL_RETRY_OPTIONS, ...this.options.retry };
   }
 
+  /** Throws `models.not_configured` at once (no request, no retries) when no model is configured. */
   create(params: { model?: string } = {}): RetryingChatOpenAI {
     const { llm } = this.config;
+    if (!llm.configured) throw ModelErrors.notConfigured();
     return new RetryingChatOpenAI({
       model: params.model ?? llm.defaultModel,
       apiKey: llm.openaiApiKey?.reveal() ?? NO_API_KEY,

@@ -44,4 +44,12 @@ export const ModelErrors = {
       `The model provider refused our credentials (status ${details.status ?? 'unknown'}); check OPENAI_API_KEY.`,
       { details: { ...details } },
     ),
+  /** Nothing to talk to: no key on the default OpenAI URL. Found at config time, so no request is made. */
+  notConfigured: () =>
+    new DomainError(
+      'unavailable',
+      'models.not_configured',
+      'No chat model is configured: set OPENAI_BASE_URL to an OpenAI-compatible server (a hosted ' +
+        'provider with OPENAI_API_KEY, or a local one such as Ollama or vLLM) and DEFAULT_MODEL to its model.',
+    ),
 };

@@ -6,6 +6,7 @@ import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
 import { CommonErrors } from '../../../common/errors/common.errors.js';
 import { isUniqueViolation } from '../../../database/unique-violation.js';
 import type { ThreadEntity } from '../../threads/thread.entity.js';
+import { ThreadsErrors } from '../../threads/threads.errors.js';
 import { RunEvents, statusEvent } from '../events/run-events.js';
 import type { RunEvent } from '../events/run-event.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
@@ -77,7 +78,14 @@ export class RunCreation {
           .findOneBy({ userId, requestId: request.requestId });
         if (existing !== null) return { existing };
       }
-      await manager.query(`SELECT 1 FROM threads WHERE id = $1 FOR UPDATE`, [thread.id]);
+      // The locked row, not the one read before: an agent deleted meanwhile has nulled `agent_id`.
+      const [locked] = await manager.query<{ agent_id: string | null }[]>(
+        `SELECT agent_id FROM threads WHERE id = $1 FOR UPDATE`,
+        [thread.id],
+      );
+      if (locked === undefined) throw ThreadsErrors.notFound();
+      const agentId = locked.agent_id;
+      if (agentId === null) throw ThreadsErrors.agentDeleted(thread.id, thread.agentSlug);
       const active = await this.runs.activeInThread(thread.id, manager);
       const waiting = active.find((run) => run.status === 'waiting');
       if (waiting !== undefined) throw RunsErrors.waitingForAnswer(waiting.id);
@@ -87,6 +95,7 @@ export class RunCreation {
         threadId: thread.id,
         userId,
         agentSlug: thread.agentSlug,
+        agentId,
         status: 'queued',
         input: request.input,
         model: request.model,

@@ -46,6 +46,10 @@ export class RunEntity {
   @Column({ type: 'varchar', length: 64 })
   agentSlug: string;
 
+  /** The thread's agent when the run was created (no foreign key: kept as history); null if gone. */
+  @Column({ type: 'uuid', nullable: true })
+  agentId: string | null;
+
   @Column({ type: 'varchar', length: 20 })
   status: RunStatus;
 

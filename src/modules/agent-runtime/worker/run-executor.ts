@@ -137,7 +137,7 @@ export class RunExecutor implements OnModuleInit {
           executableTools: new Set(executable.map((tool) => tool.name)),
           isSubagent: snapshot.agent.is_subagent,
           signal,
-          verifyAuthorization: () => this.authorization.verify(run.id, leaseToken, run.userId, run.agentSlug),
+          verifyAuthorization: () => this.authorization.verify(run.id, leaseToken, run),
         },
       },
     );
@@ -154,7 +154,7 @@ export class RunExecutor implements OnModuleInit {
   /** The frozen snapshot of a resumed run (authorization re-checked), or a new one saved on the run. */
   private async prepare(run: RunEntity, leaseToken: string): Promise<PreparedRun> {
     if (run.configSnapshot !== null) {
-      const { actor } = await this.authorization.actorAndAgent(run.userId, run.agentSlug);
+      const { actor } = await this.authorization.actorAndAgent(run);
       return { actor, snapshot: run.configSnapshot };
     }
     const prepared = await this.preparer.prepare(run);

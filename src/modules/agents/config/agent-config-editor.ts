@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { AgentsErrors } from '../agents.errors.js';
 import { AgentResourceCatalog } from '../resources/agent-resource-catalog.js';
 import type { AgentActor } from '../sharing/share-config.js';
-import { ALL, RESOURCE_FIELDS, type AgentConfig, type AgentConfigInput } from './agent-config.js';
+import {
+  ALL,
+  RESOURCE_FIELDS,
+  type AgentConfig,
+  type AgentConfigInput,
+  type ResourceSelection,
+} from './agent-config.js';
 import { editableFields } from './agent-config-fields.js';
 import { mergeSelection } from './selection-merge.js';
 
@@ -32,7 +38,7 @@ export class AgentConfigEditor {
 
     const added = new Map<string, string[]>();
     for (const field of RESOURCE_FIELDS) {
-      const value = submitted[field];
+      const value = withoutImplicit(submitted[field], this.catalog.implicitIds(field));
       if (value === undefined || !allowed.has(field)) continue;
       const usable = await this.catalog.usableIds(field, actor);
       const merged = mergeSelection(fresh ? [] : saved[field], value, usable);
@@ -51,4 +57,11 @@ export class AgentConfigEditor {
     const outside = addedPreloads.filter((id) => !skills.has(id));
     if (outside.length > 0) throw AgentsErrors.unknownReference('preload_skills', outside);
   }
+}
+
+function withoutImplicit(
+  value: ResourceSelection | undefined,
+  implicit: ReadonlySet<string>,
+): ResourceSelection | undefined {
+  return value === undefined || value === ALL ? value : value.filter((id) => !implicit.has(id));
 }

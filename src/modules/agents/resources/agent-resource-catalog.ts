@@ -18,6 +18,11 @@ export interface ResourceOption {
 export interface AgentResourceSource {
   readonly field: SourcedField;
   usableOptions(actor: AgentActor): Promise<ResourceOption[]>;
+  /**
+   * Ids every agent has whatever its selection (the base tools): accepted when an editor names them,
+   * and dropped from the saved selection, since selecting them changes nothing.
+   */
+  readonly implicitIds?: ReadonlySet<string>;
 }
 
 /**
@@ -39,6 +44,10 @@ export class AgentResourceCatalog {
   async usableOptions(field: ResourceField, actor: AgentActor): Promise<ResourceOption[]> {
     const source = this.sources.get(field === 'preload_skills' ? 'skills' : field);
     return source === undefined ? [] : source.usableOptions(actor);
+  }
+
+  implicitIds(field: ResourceField): ReadonlySet<string> {
+    return this.sources.get(field === 'preload_skills' ? 'skills' : field)?.implicitIds ?? new Set();
   }
 
   async usableIds(field: ResourceField, actor: AgentActor): Promise<Set<string>> {

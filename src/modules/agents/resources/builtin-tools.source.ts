@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
+import { BASE_TOOL_NAMES } from '../../tools/registry/base-tools.js';
 import { ToolRegistry } from '../../tools/registry/tool-registry.js';
 import type { AgentResourceSource, ResourceOption } from './agent-resource-catalog.js';
 
 /**
  * Selectable tools: the registry's builtin tools except the base tools, which every normal agent has
- * whatever its selection. Knowledge, MCP and debug tools are not selected through `tools`.
+ * whatever its selection (naming them is accepted and normalized away). Knowledge, MCP and debug tools
+ * are not selected through `tools`.
  */
 @Injectable()
 export class BuiltinToolsSource implements AgentResourceSource {
   readonly field = 'tools' as const;
+  readonly implicitIds = BASE_TOOL_NAMES;
 
   constructor(private readonly registry: ToolRegistry) {}
 

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { argsJsonSchema } from '../registry/args-json-schema.js';
-import type { ToolCategory } from '../registry/tool-metadata.js';
 import { ToolRegistry, type RegisteredTool } from '../registry/tool-registry.js';
 import { ToolsErrors } from '../tools.errors.js';
 import { ToolDto } from '../dto/tool.dto.js';
 
 export interface ToolCatalogFilter {
-  category?: ToolCategory;
+  /** Any string; a category no tool has gives an empty list. */
+  category?: string;
   tag?: string;
 }
 

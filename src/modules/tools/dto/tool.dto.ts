@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { TOOL_CATEGORIES, type ToolCategory } from '../registry/tool-metadata.js';
 
 export class ToolDto {
@@ -22,10 +22,12 @@ export class ToolListDto {
 }
 
 export class ToolListQueryDto {
-  @ApiPropertyOptional({ enum: TOOL_CATEGORIES })
+  // Any string: categories grow as modules register tools, and one no tool has matches nothing.
+  @ApiPropertyOptional({ example: 'builtin', description: `Known today: ${TOOL_CATEGORIES.join(', ')}.` })
   @IsOptional()
-  @IsIn(TOOL_CATEGORIES)
-  category?: ToolCategory;
+  @IsString()
+  @MaxLength(100)
+  category?: string;
 
   @ApiPropertyOptional({ example: '文件' })
   @IsOptional()

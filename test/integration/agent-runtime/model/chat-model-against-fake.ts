@@ -14,6 +14,7 @@ export function factoryFor(fake: FakeOpenAiServer, options?: ChatModelFactoryOpt
     llm: {
       openaiBaseUrl: fake.baseUrl,
       openaiApiKey: new Secret(TEST_API_KEY),
+      configured: true,
       defaultModel: 'fake-default',
       embeddingsModel: null,
     },
