@@ -50,7 +50,7 @@ export class ThreadFilesController {
   @ApiOperation({ summary: "Upload a file into the thread's workdir (never overwrites: name-1.ext, …)" })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } })
-  @ApiErrors([413, 'common.payload_too_large', 'workspace.too_large'])
+  @ApiErrors([413, 'common.payload_too_large', 'workspace.quota_exceeded'])
   async upload(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', uuidParam()) id: string,

@@ -14,6 +14,7 @@ import {
   type WorkspaceAccess,
 } from './paths/workspace-path-resolver.js';
 import type { WorkspaceUser } from './paths/workspace-user.js';
+import { WorkspaceQuota } from './quota/workspace-quota.js';
 import { candidateNames, sanitizeUploadFilename } from './upload-filename.js';
 import { WorkspaceErrors, type PathRefusal } from './workspace.errors.js';
 
@@ -42,7 +43,10 @@ const HIDDEN_REFUSALS: ReadonlySet<PathRefusal> = new Set(['symlink_escape', 'no
 /** The HTTP side of the workspace: uploads into a project workdir, downloads of the caller's files. */
 @Injectable()
 export class WorkspaceService {
-  constructor(private readonly resolver: WorkspacePathResolver) {}
+  constructor(
+    private readonly resolver: WorkspacePathResolver,
+    private readonly quota: WorkspaceQuota,
+  ) {}
 
   /** Creates `/home/gem/user-data/workdir/<project>/outputs/` if missing; returns the workdir's virtual path. */
   async ensureWorkdir(user: WorkspaceUser, project: string): Promise<string> {
@@ -67,14 +71,16 @@ export class WorkspaceService {
     if (project === undefined) throw forHttp(WorkspaceErrors.pathNotAllowed(workdir, 'not_a_workdir'));
     const name = sanitizeUploadFilename(filename);
     const base = await this.ensureWorkdir(user, project);
-    for (const candidate of candidateNames(name, MAX_NAME_ATTEMPTS)) {
-      const target = await this.resolveCandidate(user, `${base}${candidate}`);
-      if (target === undefined) continue;
-      if (!(await placeWithoutOverwrite(upload.path, target))) continue;
-      await unlink(upload.path).catch(() => undefined);
-      return target.virtualPath;
-    }
-    throw WorkspaceErrors.namesExhausted(`${base}${name}`);
+    return this.quota.addFiles(user, upload.size, async () => {
+      for (const candidate of candidateNames(name, MAX_NAME_ATTEMPTS)) {
+        const target = await this.resolveCandidate(user, `${base}${candidate}`);
+        if (target === undefined) continue;
+        if (!(await placeWithoutOverwrite(upload.path, target))) continue;
+        await unlink(upload.path).catch(() => undefined);
+        return target.virtualPath;
+      }
+      throw WorkspaceErrors.namesExhausted(`${base}${name}`);
+    });
   }
 
   /** Opens one of the caller's files (or a skill shared with them); the stream closes the file. */
