@@ -7,6 +7,7 @@ import { Runs1796007390847 } from './1796007390847-Runs.js';
 import { WaitingPoints1796012000000 } from './1796012000000-WaitingPoints.js';
 import { ImprovementMarks1796015000000 } from './1796015000000-ImprovementMarks.js';
 import { ThreadAgentId1796021000000 } from './1796021000000-ThreadAgentId.js';
+import { WorkspaceUsage1796023000000 } from './1796023000000-WorkspaceUsage.js';
 
 /**
  * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
@@ -22,4 +23,5 @@ export const MIGRATIONS = [
   WaitingPoints1796012000000,
   ImprovementMarks1796015000000,
   ThreadAgentId1796021000000,
+  WorkspaceUsage1796023000000,
 ] as const;

@@ -8,6 +8,10 @@ export class AppConfig {
   readonly nodeEnv: string;
   readonly logLevel: string;
   readonly dataDir: string;
+  readonly workspace: {
+    /** Bytes one user's workspace may hold in all (tools, uploads, OCR results, large tool results). */
+    readonly quotaBytes: number;
+  };
   readonly http: {
     readonly port: number;
     readonly bodyLimitBytes: number;

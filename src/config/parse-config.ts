@@ -98,6 +98,7 @@ const schema = z.object({
   HTTP_BODY_LIMIT_BYTES: integer(1 * MB, 1024, 1024 * MB),
   UPLOAD_LIMIT_BYTES: integer(50 * MB, 1024, 10 * 1024 * MB),
   KB_FILE_LIMIT_BYTES: integer(100 * MB, 1024, 10 * 1024 * MB),
+  WORKSPACE_QUOTA_BYTES: integer(1024 * MB, 1024, Number.MAX_SAFE_INTEGER),
   TRUST_PROXY: z
     .string()
     .trim()
@@ -256,6 +257,7 @@ export function parseConfig(env: Environment): AppConfig {
     nodeEnv: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
     dataDir: e.DATA_DIR,
+    workspace: { quotaBytes: e.WORKSPACE_QUOTA_BYTES },
     http: {
       port: e.PORT,
       bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES,

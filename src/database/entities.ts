@@ -10,6 +10,7 @@ import { ThreadEntity } from '../modules/threads/thread.entity.js';
 import { ToolCallEntity } from '../modules/tools/execution/audit/tool-call.entity.js';
 import { DepartmentEntity } from '../modules/users/department.entity.js';
 import { UserEntity } from '../modules/users/user.entity.js';
+import { WorkspaceUsageEntity } from '../modules/workspace/quota/workspace-usage.entity.js';
 
 /** Every entity, for the application and the migration CLI alike. */
 export const ENTITIES = [
@@ -25,4 +26,5 @@ export const ENTITIES = [
   MessageEntity,
   ImprovementMarkEntity,
   WaitingPointEntity,
+  WorkspaceUsageEntity,
 ] as const;

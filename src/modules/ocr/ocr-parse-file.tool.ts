@@ -5,6 +5,7 @@ import type { ToolAvailability } from '../tools/registry/tool-metadata.js';
 import { ToolRegistry } from '../tools/registry/tool-registry.js';
 import { WorkspacePathResolver } from '../workspace/paths/workspace-path-resolver.js';
 import { archiveLimitsOf } from './archive/archive-limits.js';
+import { WorkspaceQuota } from '../workspace/quota/workspace-quota.js';
 import { detectDocumentType, type DocumentType } from './detect-type.js';
 import { HttpEngine } from './engines/http-engine.js';
 import { LocalEngine } from './engines/local-engine.js';
@@ -39,6 +40,7 @@ export class OcrParseFileTool implements OnModuleInit {
 
   constructor(
     private readonly resolver: WorkspacePathResolver,
+    private readonly quota: WorkspaceQuota,
     private readonly settings: OcrSettings,
     private readonly registry: ToolRegistry,
     local: LocalEngine,
@@ -88,7 +90,10 @@ export class OcrParseFileTool implements OnModuleInit {
 
     invocation.signal.throwIfAborted();
     const directory = await this.resolver.resolve(user, OCR_OUTPUT_DIR, { access: 'write', workdir });
-    const parsedPath = await writeNewMarkdown(directory, outputStem(source.fileName), `${markdown}\n`);
+    const content = `${markdown}\n`;
+    const parsedPath = await this.quota.addFiles(user, Buffer.byteLength(content, 'utf8'), () =>
+      writeNewMarkdown(directory, outputStem(source.fileName), content),
+    );
     const summary = summarizeMarkdown(markdown);
     return {
       source_path: source.virtualPath,

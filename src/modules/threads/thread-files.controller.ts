@@ -6,6 +6,7 @@ import {
   Query,
   StreamableFile,
   UploadedFile,
+  UseGuards,
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
@@ -13,18 +14,20 @@ import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiTags
 import { CurrentUser } from '../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
-import { AppConfig } from '../../config/app-config.js';
 import { ThreadArtifactsRepository } from '../artifacts/thread-artifacts.repository.js';
 import { WorkspaceService } from '../workspace/workspace.service.js';
 import { ArtifactListDto, FileQueryDto, UploadedPathDto } from './dto/thread.dto.js';
 import { ThreadsErrors } from './threads.errors.js';
 import { ThreadsService, workdirOf } from './threads.service.js';
 import { uuidParam } from '../../common/validation/uuid-param.pipe.js';
+import { ThreadOwnerGuard } from './upload/thread-owner.guard.js';
+import { UploadCleanupInterceptor } from './upload/upload-cleanup.interceptor.js';
 
-/** What multer's memory storage hands over (the fields used here). */
-interface UploadedBuffer {
+/** What multer's disk storage hands over (the fields used here): the body's file, complete, in a temp file. */
+interface UploadedTempFile {
   originalname: string;
-  buffer: Buffer;
+  path: string;
+  size: number;
 }
 
 /** Files of a thread's workdir: upload, download, and the artifacts presented in it. */
@@ -37,32 +40,27 @@ export class ThreadFilesController {
     private readonly threads: ThreadsService,
     private readonly workspace: WorkspaceService,
     private readonly artifacts: ThreadArtifactsRepository,
-    private readonly config: AppConfig,
   ) {}
 
   @Post('files')
-  @UseInterceptors(FileInterceptor('file'))
+  // Ownership is a guard so it is decided before the interceptor reads the body; the cleanup
+  // interceptor is the outer one, so it sees every failure after multer stored the file.
+  @UseGuards(ThreadOwnerGuard)
+  @UseInterceptors(UploadCleanupInterceptor, FileInterceptor('file'))
   @ApiOperation({ summary: "Upload a file into the thread's workdir (never overwrites: name-1.ext, …)" })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } })
-  @ApiErrors([413, 'common.payload_too_large', 'workspace.too_large'])
+  @ApiErrors([413, 'common.payload_too_large', 'workspace.quota_exceeded'])
   async upload(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', uuidParam()) id: string,
-    @UploadedFile() file: UploadedBuffer | undefined,
+    @UploadedFile() file: UploadedTempFile | undefined,
   ): Promise<UploadedPathDto> {
     const thread = await this.threads.getOwned(user, id);
     if (file === undefined) throw ThreadsErrors.noFile();
     // multer decodes the multipart filename as latin1; clients send UTF-8.
     const name = Buffer.from(file.originalname, 'latin1').toString('utf8');
-    const path = await this.workspace.saveUpload(
-      user,
-      workdirOf(thread),
-      name,
-      file.buffer,
-      this.config.http.uploadLimitBytes,
-    );
-    return { path };
+    return { path: await this.workspace.saveUpload(user, workdirOf(thread), name, file) };
   }
 
   @Get('files')

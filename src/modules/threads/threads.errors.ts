@@ -1,5 +1,8 @@
 import { DomainError } from '../../common/errors/domain-error.js';
 
+/** The multipart limits an upload can exceed, as named in `details.limit`. */
+export type UploadFormLimit = 'fields' | 'field_size' | 'field_name_size' | 'parts';
+
 export const ThreadsErrors = {
   notFound: () => new DomainError('not_found', 'threads.not_found', 'Thread not found.'),
   unknownAgent: (slug: string) =>
@@ -26,4 +29,17 @@ export const ThreadsErrors = {
     new DomainError('invalid', 'common.validation_failed', 'Invalid request: file', {
       details: { fields: [{ field: 'file', messages: ['a multipart file field named "file" is required'] }] },
     }),
+  unexpectedFile: (field: string) =>
+    new DomainError('invalid', 'common.validation_failed', `Invalid request: ${field}`, {
+      details: {
+        fields: [{ field, messages: ['an upload carries exactly one file, in the field named "file"'] }],
+      },
+    }),
+  uploadFormTooLarge: (limit: UploadFormLimit, max: number) =>
+    new DomainError(
+      'too_large',
+      'common.payload_too_large',
+      `The upload form exceeds its ${limit.replace(/_/g, ' ')} limit (${max}).`,
+      { details: { limit, max } },
+    ),
 };

@@ -10,6 +10,7 @@ import { ThreadEntity } from './thread.entity.js';
 import { ThreadsController } from './threads.controller.js';
 import { ThreadsRepository } from './threads.repository.js';
 import { ThreadsService } from './threads.service.js';
+import { uploadMulterOptions } from './upload/upload-limits.js';
 
 /** Threads (conversations) and their workdir files; runs and messages arrive with the runtime. */
 @Module({
@@ -20,7 +21,7 @@ import { ThreadsService } from './threads.service.js';
     ArtifactsModule,
     MulterModule.registerAsync({
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({ limits: { fileSize: config.http.uploadLimitBytes, files: 1 } }),
+      useFactory: uploadMulterOptions,
     }),
   ],
   controllers: [ThreadsController, ThreadFilesController],

@@ -6,6 +6,7 @@ import type { ToolInvocation } from '../tools/execution/tool-execution-context.j
 import { onPath } from './files/fs-errors.js';
 import { LARGE_TOOL_RESULTS_DIR } from './paths/virtual-paths.js';
 import { WorkspacePathResolver } from './paths/workspace-path-resolver.js';
+import { WorkspaceQuota } from './quota/workspace-quota.js';
 import { WORKSPACE_LIMITS } from './workspace-limits.js';
 
 /** tool_call_ids come from the model: keep them to one safe file name. */
@@ -20,7 +21,10 @@ function fileNameFor(toolCallId: string): string {
  */
 @Injectable()
 export class LargeToolResults {
-  constructor(private readonly resolver: WorkspacePathResolver) {}
+  constructor(
+    private readonly resolver: WorkspacePathResolver,
+    private readonly quota: WorkspaceQuota,
+  ) {}
 
   /** The output itself when it is small enough, otherwise a short reference to the saved file. */
   async offload(
@@ -35,10 +39,12 @@ export class LargeToolResults {
       `${LARGE_TOOL_RESULTS_DIR}/${fileNameFor(invocation.toolCallId)}`,
       { access: 'write', workdir },
     );
-    await onPath(target.virtualPath, async () => {
-      await mkdir(dirname(target.realPath), { recursive: true });
-      await writeFile(target.realPath, output, 'utf8');
-    });
+    await this.quota.replaceFile(user, target.realPath, Buffer.byteLength(output, 'utf8'), () =>
+      onPath(target.virtualPath, async () => {
+        await mkdir(dirname(target.realPath), { recursive: true });
+        await writeFile(target.realPath, output, 'utf8');
+      }),
+    );
     const head = output.slice(0, WORKSPACE_LIMITS.largeResult.headChars);
     return (
       `This result is too large to show (${output.length} characters). It was saved to ${target.virtualPath}; ` +

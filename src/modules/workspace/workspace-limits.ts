@@ -19,6 +19,12 @@ export const WORKSPACE_LIMITS = {
     regexBudgetMs: 2000,
   },
   largeResult: { thresholdChars: 80_000, headChars: 2000 },
+  quota: {
+    /** A measured usage figure is trusted this long (writes keep it current; this catches the rest). */
+    measurementTtlMs: 60_000,
+    /** Entries one measurement visits; a workspace with more is treated as full. */
+    maxMeasuredEntries: 200_000,
+  },
   /** Bytes sniffed for a NUL byte to tell binary from text (what git and grep do). */
   binarySniffBytes: 8000,
 } as const;

@@ -118,6 +118,15 @@ export const WorkspaceErrors = {
       'A project name is 1-64 letters, digits, "-" or "_", starting with a letter or digit.',
       { details: { project: shown(project) } },
     ),
+  quotaExceeded: (quotaBytes: number, usedBytes: number, requestedBytes: number) =>
+    new DomainError(
+      'too_large',
+      'workspace.quota_exceeded',
+      `The workspace quota of ${quotaBytes} bytes would be exceeded: ${usedBytes} bytes are used and this ` +
+        `write needs ${requestedBytes} more. Nothing was written; make the content smaller, or free space ` +
+        'by overwriting files you no longer need with shorter ones.',
+      { details: { quota_bytes: quotaBytes, used_bytes: usedBytes, requested_bytes: requestedBytes } },
+    ),
   namesExhausted: (path: string) =>
     new DomainError('conflict', 'workspace.names_exhausted', `Too many files named like ${shown(path)}.`, {
       details: { path: shown(path) },

@@ -4,12 +4,14 @@ import { FileTools } from './files/file-tools.js';
 import { LargeToolResults } from './large-tool-results.js';
 import { SharedSkillReadPolicies } from './paths/shared-skill-read-policy.js';
 import { WorkspacePathResolver } from './paths/workspace-path-resolver.js';
+import { WorkspaceQuota } from './quota/workspace-quota.js';
+import { WorkspaceUsageRepository } from './quota/workspace-usage.repository.js';
 import { WorkspacePathAuthorizer } from './workspace-path.authorizer.js';
 import { WorkspaceService } from './workspace.service.js';
 
 /**
- * Per-user storage under DATA_DIR as agents see it (virtual /home/gem paths), the workspace file tools,
- * and the authorizer of workspace paths at the tool execution boundary.
+ * Per-user storage under DATA_DIR as agents see it (virtual /home/gem paths) with its quota, the
+ * workspace file tools, and the authorizer of workspace paths at the tool execution boundary.
  */
 @Module({
   imports: [ToolsModule],
@@ -18,9 +20,18 @@ import { WorkspaceService } from './workspace.service.js';
     WorkspacePathResolver,
     WorkspacePathAuthorizer,
     WorkspaceService,
+    WorkspaceUsageRepository,
+    WorkspaceQuota,
     LargeToolResults,
     FileTools,
   ],
-  exports: [WorkspacePathResolver, WorkspaceService, LargeToolResults, FileTools, SharedSkillReadPolicies],
+  exports: [
+    WorkspacePathResolver,
+    WorkspaceService,
+    WorkspaceQuota,
+    LargeToolResults,
+    FileTools,
+    SharedSkillReadPolicies,
+  ],
 })
 export class WorkspaceModule {}

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, link, mkdir, unlink } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import { DomainError } from '../../common/errors/domain-error.js';
@@ -13,6 +14,7 @@ import {
   type WorkspaceAccess,
 } from './paths/workspace-path-resolver.js';
 import type { WorkspaceUser } from './paths/workspace-user.js';
+import { WorkspaceQuota } from './quota/workspace-quota.js';
 import { candidateNames, sanitizeUploadFilename } from './upload-filename.js';
 import { WorkspaceErrors, type PathRefusal } from './workspace.errors.js';
 
@@ -21,6 +23,12 @@ export interface WorkspaceDownload {
   size: number;
   mimeType: string;
   filename: string;
+}
+
+/** An upload received in full into a temp file under DATA_DIR. */
+export interface TempUpload {
+  path: string;
+  size: number;
 }
 
 const MAX_NAME_ATTEMPTS = 1000;
@@ -35,7 +43,10 @@ const HIDDEN_REFUSALS: ReadonlySet<PathRefusal> = new Set(['symlink_escape', 'no
 /** The HTTP side of the workspace: uploads into a project workdir, downloads of the caller's files. */
 @Injectable()
 export class WorkspaceService {
-  constructor(private readonly resolver: WorkspacePathResolver) {}
+  constructor(
+    private readonly resolver: WorkspacePathResolver,
+    private readonly quota: WorkspaceQuota,
+  ) {}
 
   /** Creates `/home/gem/user-data/workdir/<project>/outputs/` if missing; returns the workdir's virtual path. */
   async ensureWorkdir(user: WorkspaceUser, project: string): Promise<string> {
@@ -45,41 +56,31 @@ export class WorkspaceService {
     return workdir;
   }
 
-  /** Stores an upload in the workdir under a sanitised name, never overwriting (`name-1.ext`, …). */
+  /**
+   * Moves a completely received upload (a temp file under DATA_DIR) into the workdir under a sanitised
+   * name, never overwriting (`name-1.ext`, …). The temp file is gone afterwards on success; on failure
+   * the caller removes it.
+   */
   async saveUpload(
     user: WorkspaceUser,
     workdir: string,
     filename: string,
-    data: Buffer | Readable,
-    limitBytes: number,
+    upload: TempUpload,
   ): Promise<string> {
     const project = projectOfWorkdir(workdir);
     if (project === undefined) throw forHttp(WorkspaceErrors.pathNotAllowed(workdir, 'not_a_workdir'));
     const name = sanitizeUploadFilename(filename);
-    if (Buffer.isBuffer(data) && data.length > limitBytes) throw WorkspaceErrors.tooLarge(name, limitBytes);
     const base = await this.ensureWorkdir(user, project);
-    for (const candidate of candidateNames(name, MAX_NAME_ATTEMPTS)) {
-      const target = await this.resolveCandidate(user, `${base}${candidate}`);
-      if (target === undefined) continue;
-      let handle: FileHandle;
-      try {
-        // O_EXCL: an existing name (even a dangling symlink) is never opened, so nothing is overwritten.
-        handle = await open(target.realPath, 'wx');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
-        throw toWorkspaceError(error, target.virtualPath);
+    return this.quota.addFiles(user, upload.size, async () => {
+      for (const candidate of candidateNames(name, MAX_NAME_ATTEMPTS)) {
+        const target = await this.resolveCandidate(user, `${base}${candidate}`);
+        if (target === undefined) continue;
+        if (!(await placeWithoutOverwrite(upload.path, target))) continue;
+        await unlink(upload.path).catch(() => undefined);
+        return target.virtualPath;
       }
-      try {
-        await writeCapped(handle, data, limitBytes, target.virtualPath);
-      } catch (error) {
-        await handle.close();
-        await unlink(target.realPath).catch(() => undefined);
-        throw error;
-      }
-      await handle.close();
-      return target.virtualPath;
-    }
-    throw WorkspaceErrors.namesExhausted(`${base}${name}`);
+      throw WorkspaceErrors.namesExhausted(`${base}${name}`);
+    });
   }
 
   /** Opens one of the caller's files (or a skill shared with them); the stream closes the file. */
@@ -129,16 +130,27 @@ function forHttp(error: unknown): unknown {
   return new DomainError('invalid', error.code, error.message, { details: error.details });
 }
 
-async function writeCapped(handle: FileHandle, data: Buffer | Readable, limitBytes: number, path: string) {
-  if (Buffer.isBuffer(data)) {
-    await handle.writeFile(data);
-    return;
+/**
+ * Puts the complete file at `target` unless the name is taken: a hard link is atomic and, like O_EXCL,
+ * fails on any existing name (even a dangling symlink), so the file appears whole or not at all.
+ * false when the name is taken.
+ */
+async function placeWithoutOverwrite(source: string, target: ResolvedWorkspacePath): Promise<boolean> {
+  try {
+    await link(source, target.realPath);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EXDEV') throw toWorkspaceError(error, target.virtualPath);
   }
-  let written = 0;
-  for await (const chunk of data) {
-    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-    written += bytes.length;
-    if (written > limitBytes) throw WorkspaceErrors.tooLarge(path, limitBytes);
-    await handle.write(bytes);
+  // DATA_DIR split over filesystems: an exclusive copy, removed again if it fails half-way.
+  try {
+    await copyFile(source, target.realPath, constants.COPYFILE_EXCL);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    await unlink(target.realPath).catch(() => undefined);
+    throw toWorkspaceError(error, target.virtualPath);
   }
 }

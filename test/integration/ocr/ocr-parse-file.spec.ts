@@ -11,6 +11,7 @@ import type { ToolExecutionContext } from '../../../src/modules/tools/execution/
 import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
 import { ToolRegistry } from '../../../src/modules/tools/registry/tool-registry';
 import { WorkspacePathResolver } from '../../../src/modules/workspace/paths/workspace-path-resolver';
+import { WorkspaceQuota } from '../../../src/modules/workspace/quota/workspace-quota';
 import { makeDocx } from '../../support/fixtures/make-docx';
 import { bloatPart } from '../../support/fixtures/make-lying-zip';
 import { makePdf, makePdfWithoutText } from '../../support/fixtures/make-pdf';
@@ -171,6 +172,7 @@ describe('ocr_parse_file through the tool executor', () => {
     const tool = (values: ConstructorParameters<typeof OcrSettings>[0]) =>
       new OcrParseFileTool(
         ctx.app.get(WorkspacePathResolver),
+        ctx.app.get(WorkspaceQuota),
         new OcrSettings(values),
         ctx.app.get(ToolRegistry),
         ctx.app.get(LocalEngine),

@@ -1,10 +1,11 @@
-import { mkdtemp, readdir, readFile, rm, stat, symlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { WorkspaceModule } from '../../../src/modules/workspace/workspace.module';
-import { WorkspaceService } from '../../../src/modules/workspace/workspace.service';
+import { uploadTempDir } from '../../../src/modules/workspace/paths/upload-temp-dir';
+import { WorkspaceService, type TempUpload } from '../../../src/modules/workspace/workspace.service';
 import { TestContext, type TestUser } from '../../support/test-app';
 import { outcomeOf, WORKDIR } from './tool-invocation';
 
@@ -15,6 +16,13 @@ describe('WorkspaceService (uploads and downloads)', () => {
   let owner: TestUser;
   let other: TestUser;
   let demo: string; // real path of the owner's demo workdir
+  let incoming: string; // where uploads are received before they are moved into place
+  /** A complete upload, as multer leaves it in the temp folder. */
+  const received = async (content: string): Promise<TempUpload> => {
+    const path = join(incoming, randomBytes(8).toString('hex'));
+    await writeFile(path, content);
+    return { path, size: Buffer.byteLength(content) };
+  };
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'workspace-service-'));
@@ -23,6 +31,8 @@ describe('WorkspaceService (uploads and downloads)', () => {
     owner = await ctx.newUser();
     other = await ctx.newUser();
     demo = join(dataDir, 'users', owner.id, 'user-data', 'workdir', 'demo');
+    incoming = uploadTempDir(dataDir);
+    await mkdir(incoming, { recursive: true });
   });
   afterAll(async () => {
     await ctx.close();
@@ -38,15 +48,10 @@ describe('WorkspaceService (uploads and downloads)', () => {
   });
 
   it('stores an upload under a sanitised name and never overwrites', async () => {
-    const first = await service.saveUpload(owner, WORKDIR, '../../etc/报告.txt', Buffer.from('one'), 1024);
-    const second = await service.saveUpload(owner, WORKDIR, '报告.txt', Buffer.from('two'), 1024);
-    const third = await service.saveUpload(
-      owner,
-      WORKDIR,
-      'C:\\tmp\\报告.txt',
-      Readable.from(['thr', 'ee']),
-      1024,
-    );
+    const uploads = [await received('one'), await received('two'), await received('three')];
+    const first = await service.saveUpload(owner, WORKDIR, '../../etc/报告.txt', uploads[0]);
+    const second = await service.saveUpload(owner, WORKDIR, '报告.txt', uploads[1]);
+    const third = await service.saveUpload(owner, WORKDIR, 'C:\\tmp\\报告.txt', uploads[2]);
     expect([first, second, third]).toEqual([
       `${WORKDIR}报告.txt`,
       `${WORKDIR}报告-1.txt`,
@@ -55,38 +60,26 @@ describe('WorkspaceService (uploads and downloads)', () => {
     expect(await readFile(join(demo, '报告.txt'), 'utf8')).toBe('one');
     expect(await readFile(join(demo, '报告-1.txt'), 'utf8')).toBe('two');
     expect(await readFile(join(demo, '报告-2.txt'), 'utf8')).toBe('three');
-    expect(await service.saveUpload(owner, WORKDIR, '.env', Buffer.from('x'), 1024)).toBe(`${WORKDIR}env`);
+    expect(await service.saveUpload(owner, WORKDIR, '.env', await received('x'))).toBe(`${WORKDIR}env`);
+    expect(await readdir(incoming)).toEqual([]);
   });
 
   it('does not write through a symlink that takes an upload name', async () => {
     const outside = await mkdtemp(join(tmpdir(), 'workspace-outside-'));
     await symlink(join(outside, 'target.txt'), join(demo, 'trap.txt'));
-    expect(await service.saveUpload(owner, WORKDIR, 'trap.txt', Buffer.from('x'), 1024)).toBe(
+    expect(await service.saveUpload(owner, WORKDIR, 'trap.txt', await received('x'))).toBe(
       `${WORKDIR}trap-1.txt`,
     );
     expect(await readdir(outside)).toEqual([]);
     await rm(outside, { recursive: true });
   });
 
-  it('refuses an upload over the limit and leaves no partial file', async () => {
-    expect(await outcomeOf(service.saveUpload(owner, WORKDIR, 'big.bin', Buffer.alloc(2048), 1024))).toEqual({
-      code: 'workspace.too_large',
-    });
-    const stream = Readable.from([Buffer.alloc(600), Buffer.alloc(600)]);
-    expect(await outcomeOf(service.saveUpload(owner, WORKDIR, 'big.bin', stream, 1024))).toEqual({
-      code: 'workspace.too_large',
-    });
-    expect(await readdir(demo)).not.toContain('big.bin');
-  });
-
   it('only uploads into a project workdir', async () => {
     for (const workdir of ['/home/gem/user-data/', '/home/gem/skills/pdf/', '/etc/', `${WORKDIR}outputs/`]) {
-      await expect(service.saveUpload(owner, workdir, 'a.txt', Buffer.from('x'), 1024)).rejects.toMatchObject(
-        {
-          kind: 'invalid',
-          code: 'workspace.path_not_allowed',
-        },
-      );
+      await expect(service.saveUpload(owner, workdir, 'a.txt', await received('x'))).rejects.toMatchObject({
+        kind: 'invalid',
+        code: 'workspace.path_not_allowed',
+      });
     }
   });
 

@@ -40,6 +40,8 @@ describe('parseConfig', () => {
     });
     expect(config.auth.loginMaxFailuresPerMinute).toBe(10);
     expect(config.http.trustProxy).toBe(false);
+    expect(config.workspace.quotaBytes).toBe(1073741824);
+    expect(parseConfig({ ...valid, WORKSPACE_QUOTA_BYTES: '2048' }).workspace.quotaBytes).toBe(2048);
   });
 
   it('tells whether a chat model is configured: not without a key on the default OpenAI URL', () => {
@@ -71,6 +73,8 @@ describe('parseConfig', () => {
     ['ALLOW_PRIVATE_NETWORK_TARGETS', 'http://host', 'host or host:port'],
     ['ALLOW_PRIVATE_NETWORK_TARGETS', 'host:99999', 'host or host:port'],
     ['ADMIN_PASSWORD', 'short', 'at least 8 characters'],
+    ['WORKSPACE_QUOTA_BYTES', '1gb', 'must be an integer'],
+    ['WORKSPACE_QUOTA_BYTES', '10', 'between 1024 and'],
   ])('refuses %s=%s naming the variable', (variable, value, problem) => {
     const problems = problemsOf({ ...valid, [variable]: value });
     expect(Object.keys(problems)).toEqual([variable]);

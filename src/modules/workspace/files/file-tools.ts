@@ -4,6 +4,7 @@ import type { ToolInvocation, ToolOutput } from '../../tools/execution/tool-exec
 import { AgentTool } from '../../tools/registry/agent-tool.decorator.js';
 import type { ResolvedWorkspacePath, WorkspaceAccess } from '../paths/workspace-path-resolver.js';
 import { WorkspacePathResolver } from '../paths/workspace-path-resolver.js';
+import { WorkspaceQuota } from '../quota/workspace-quota.js';
 import { WORKSPACE_LIMITS } from '../workspace-limits.js';
 import {
   editFileSchema,
@@ -18,7 +19,7 @@ import { globFiles } from './glob-files.js';
 import { grepFiles } from './grep-files.js';
 import { listDirectory } from './list-directory.js';
 import { readTextFile } from './read-text-file.js';
-import { editTextFile, writeTextFile } from './write-text-file.js';
+import { editTextFile, writeTextFile, type QuotaCheckedWrite } from './write-text-file.js';
 
 const FILE_TAGS = ['文件'];
 
@@ -28,7 +29,10 @@ const FILE_TAGS = ['文件'];
  */
 @Injectable()
 export class FileTools {
-  constructor(private readonly resolver: WorkspacePathResolver) {}
+  constructor(
+    private readonly resolver: WorkspacePathResolver,
+    private readonly quota: WorkspaceQuota,
+  ) {}
 
   @AgentTool({
     name: 'ls',
@@ -69,9 +73,8 @@ export class FileTools {
     resources: [{ kind: 'workspace_path', arg: 'file_path', access: 'write' }],
   })
   async writeFile(args: z.infer<typeof writeFileSchema>, invocation: ToolInvocation): Promise<ToolOutput> {
-    return {
-      ...(await writeTextFile(await this.resolve(invocation, args.file_path, 'write'), args.content)),
-    };
+    const target = await this.resolve(invocation, args.file_path, 'write');
+    return { ...(await writeTextFile(target, args.content, this.quotaChecked(invocation, target))) };
   }
 
   @AgentTool({
@@ -85,13 +88,12 @@ export class FileTools {
   })
   async editFile(args: z.infer<typeof editFileSchema>, invocation: ToolInvocation): Promise<ToolOutput> {
     const target = await this.resolve(invocation, args.file_path, 'write');
-    return {
-      ...(await editTextFile(target, {
-        oldString: args.old_string,
-        newString: args.new_string,
-        replaceAll: args.replace_all ?? false,
-      })),
+    const edit = {
+      oldString: args.old_string,
+      newString: args.new_string,
+      replaceAll: args.replace_all ?? false,
     };
+    return { ...(await editTextFile(target, edit, this.quotaChecked(invocation, target))) };
   }
 
   @AgentTool({
@@ -124,6 +126,11 @@ export class FileTools {
       glob: args.glob,
       signal: invocation.signal,
     });
+  }
+
+  private quotaChecked(invocation: ToolInvocation, target: ResolvedWorkspacePath): QuotaCheckedWrite {
+    return (newBytes, write) =>
+      this.quota.replaceFile(invocation.context.user, target.realPath, newBytes, write);
   }
 
   /** An omitted path means the project workdir. */

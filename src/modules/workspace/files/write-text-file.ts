@@ -7,10 +7,17 @@ import { looksBinary } from './file-kind.js';
 import { onPath } from './fs-errors.js';
 import { openRegularFile } from './open-file.js';
 
+/**
+ * Performs the write that puts `newBytes` at the target once the workspace quota admits it (see
+ * `WorkspaceQuota.replaceFile`); throws without writing otherwise.
+ */
+export type QuotaCheckedWrite = (newBytes: number, write: () => Promise<void>) => Promise<void>;
+
 /** Creates or replaces a text file, creating its parent directories. */
 export async function writeTextFile(
   target: ResolvedWorkspacePath,
   content: string,
+  commit: QuotaCheckedWrite,
 ): Promise<{ path: string; bytes_written: number; created: boolean }> {
   const bytes = Buffer.byteLength(content, 'utf8');
   if (bytes > WORKSPACE_LIMITS.write.maxBytes) {
@@ -19,10 +26,12 @@ export async function writeTextFile(
   const existing = await stat(target.realPath).catch(() => undefined);
   if (existing?.isDirectory()) throw WorkspaceErrors.isADirectory(target.virtualPath);
   if (existing !== undefined && !existing.isFile()) throw WorkspaceErrors.notAFile(target.virtualPath);
-  await onPath(target.virtualPath, async () => {
-    await mkdir(dirname(target.realPath), { recursive: true });
-    await writeFile(target.realPath, content, 'utf8');
-  });
+  await commit(bytes, () =>
+    onPath(target.virtualPath, async () => {
+      await mkdir(dirname(target.realPath), { recursive: true });
+      await writeFile(target.realPath, content, 'utf8');
+    }),
+  );
   return { path: target.virtualPath, bytes_written: bytes, created: existing === undefined };
 }
 
@@ -36,6 +45,7 @@ export interface Edit {
 export async function editTextFile(
   target: ResolvedWorkspacePath,
   edit: Edit,
+  commit: QuotaCheckedWrite,
 ): Promise<{ path: string; replacements: number }> {
   const { handle, stats } = await openRegularFile(target);
   let original: Buffer;
@@ -57,9 +67,12 @@ export async function editTextFile(
   if (occurrences > 1 && !edit.replaceAll)
     throw WorkspaceErrors.editNotUnique(target.virtualPath, occurrences);
   const updated = parts.join(edit.newString);
-  if (Buffer.byteLength(updated, 'utf8') > WORKSPACE_LIMITS.write.maxBytes) {
+  const updatedBytes = Buffer.byteLength(updated, 'utf8');
+  if (updatedBytes > WORKSPACE_LIMITS.write.maxBytes) {
     throw WorkspaceErrors.tooLarge(target.virtualPath, WORKSPACE_LIMITS.write.maxBytes);
   }
-  await onPath(target.virtualPath, () => writeFile(target.realPath, updated, 'utf8'));
+  await commit(updatedBytes, () =>
+    onPath(target.virtualPath, () => writeFile(target.realPath, updated, 'utf8')),
+  );
   return { path: target.virtualPath, replacements: occurrences };
 }

@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AppConfig } from '../../../config/app-config.js';
+import { WorkspacePathResolver } from '../paths/workspace-path-resolver.js';
+import type { WorkspaceUser } from '../paths/workspace-user.js';
+import { WORKSPACE_LIMITS } from '../workspace-limits.js';
+import { WorkspaceErrors } from '../workspace.errors.js';
+import { measureUsage, replacedBytes } from './measure-usage.js';
+import { WorkspaceUsageRepository } from './workspace-usage.repository.js';
+
+type QuotaUser = Pick<WorkspaceUser, 'id'>;
+
+/**
+ * WORKSPACE_QUOTA_BYTES for every write into a user's workspace, from any process.
+ *
+ * Check and write happen under a PostgreSQL advisory lock per user (transaction-scoped), so two writes
+ * racing from the API and a worker cannot both pass the cap. The usage figure is a walk of the user's
+ * data, stored in `workspace_usage` and kept current by the growth of each write made under the lock;
+ * it is walked again when older than `measurementTtlMs`, and before any refusal, so space freed
+ * outside these paths (files deleted) counts at once.
+ */
+@Injectable()
+export class WorkspaceQuota {
+  private readonly quotaBytes: number;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly usage: WorkspaceUsageRepository,
+    private readonly resolver: WorkspacePathResolver,
+    config: AppConfig,
+  ) {
+    this.quotaBytes = config.workspace.quotaBytes;
+  }
+
+  /** Runs `write`, which adds `bytes` of new files, if they fit. */
+  addFiles<T>(user: QuotaUser, bytes: number, write: () => Promise<T>): Promise<T> {
+    return this.withinQuota(user, () => Promise.resolve(bytes), write);
+  }
+
+  /** Runs `write`, which creates or replaces the file at `realPath` with `newBytes`: the delta counts. */
+  replaceFile<T>(user: QuotaUser, realPath: string, newBytes: number, write: () => Promise<T>): Promise<T> {
+    return this.withinQuota(user, async () => newBytes - (await replacedBytes(realPath)), write);
+  }
+
+  private withinQuota<T>(
+    user: QuotaUser,
+    growthOf: () => Promise<number>,
+    write: () => Promise<T>,
+  ): Promise<T> {
+    return this.dataSource.transaction(async (manager) => {
+      await this.usage.lockUser(manager, user.id);
+      // Measured under the lock: an overwrite's old size cannot change between check and write.
+      const growth = await growthOf();
+      if (growth > 0) await this.assertRoom(manager, user, growth);
+      const result = await write();
+      if (growth !== 0) await this.usage.addGrowth(manager, user.id, growth);
+      return result;
+    });
+  }
+
+  private async assertRoom(manager: EntityManager, user: QuotaUser, growth: number): Promise<void> {
+    const stored = await this.usage.read(manager, user.id, WORKSPACE_LIMITS.quota.measurementTtlMs);
+    let used = stored?.fresh === true ? stored.usedBytes : await this.measure(manager, user);
+    if (used + growth <= this.quotaBytes) return;
+    if (stored?.fresh === true) used = await this.measure(manager, user);
+    if (used + growth > this.quotaBytes) throw WorkspaceErrors.quotaExceeded(this.quotaBytes, used, growth);
+  }
+
+  private async measure(manager: EntityManager, user: QuotaUser): Promise<number> {
+    const measured = await measureUsage(
+      this.resolver.userDataRoot(user),
+      WORKSPACE_LIMITS.quota.maxMeasuredEntries,
+    );
+    // A tree too large to walk is treated as full rather than guessed at.
+    const used = measured.complete ? measured.bytes : Math.max(measured.bytes, this.quotaBytes);
+    await this.usage.saveMeasurement(manager, user.id, used);
+    return used;
+  }
+}
