@@ -6,6 +6,7 @@ import { Threads1796003776067 } from './1796003776067-Threads.js';
 import { Runs1796007390847 } from './1796007390847-Runs.js';
 import { WaitingPoints1796012000000 } from './1796012000000-WaitingPoints.js';
 import { ImprovementMarks1796015000000 } from './1796015000000-ImprovementMarks.js';
+import { UserTokenVersion1796020000000 } from './1796020000000-UserTokenVersion.js';
 
 /**
  * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
@@ -20,4 +21,5 @@ export const MIGRATIONS = [
   Runs1796007390847,
   WaitingPoints1796012000000,
   ImprovementMarks1796015000000,
+  UserTokenVersion1796020000000,
 ] as const;

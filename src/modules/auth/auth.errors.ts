@@ -11,6 +11,12 @@ export const AuthErrors = {
     new DomainError('unauthenticated', 'auth.invalid_credentials', 'Wrong username or password.'),
   invalidToken: () =>
     new DomainError('unauthenticated', 'auth.invalid_token', 'The token is invalid or expired.'),
+  tokenRevoked: () =>
+    new DomainError(
+      'unauthenticated',
+      'auth.token_revoked',
+      "The token was issued before the account's password, role or status changed; log in again.",
+    ),
   invalidApiKey: () =>
     new DomainError('unauthenticated', 'auth.invalid_api_key', 'The API key is not valid.'),
   apiKeyRevoked: () => new DomainError('unauthenticated', 'auth.api_key_revoked', 'The API key was revoked.'),

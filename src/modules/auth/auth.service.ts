@@ -37,7 +37,7 @@ export class AuthService {
     if (user.disabled) throw AuthErrors.accountDisabled();
 
     return {
-      access_token: await this.tokens.issue(user.id),
+      access_token: await this.tokens.issue(user),
       token_type: 'bearer',
       expires_in: this.tokens.ttlSeconds,
       user: MeDto.from(user),

@@ -40,11 +40,13 @@ export class UsersRepository {
   /**
    * Applies the changes; when they would remove an active superadmin, first checks under a lock that
    * another one remains (two concurrent demotions cannot leave none). Returns false if none would remain.
+   * `revokesTokens` increments the token version in the same statement, ending every access token
+   * issued before.
    */
   async updateKeepingASuperadmin(
     id: string,
     changes: UserChanges,
-    removesSuperadmin: boolean,
+    { removesSuperadmin, revokesTokens }: { removesSuperadmin: boolean; revokesTokens: boolean },
   ): Promise<boolean> {
     return this.rows.manager.transaction(async (manager) => {
       const users = manager.getRepository(UserEntity);
@@ -52,7 +54,10 @@ export class UsersRepository {
         await manager.query('SELECT pg_advisory_xact_lock($1)', [SUPERADMIN_LOCK_KEY]);
         if ((await users.countBy({ role: 'superadmin', disabled: false })) <= 1) return false;
       }
-      await users.update({ id }, changes);
+      await users.update(
+        { id },
+        revokesTokens ? { ...changes, tokenVersion: () => 'token_version + 1' } : changes,
+      );
       return true;
     });
   }
