@@ -7,6 +7,7 @@ import { Runs1796007390847 } from './1796007390847-Runs.js';
 import { WaitingPoints1796012000000 } from './1796012000000-WaitingPoints.js';
 import { ImprovementMarks1796015000000 } from './1796015000000-ImprovementMarks.js';
 import { UserTokenVersion1796020000000 } from './1796020000000-UserTokenVersion.js';
+import { ApiKeyTombstones1796020000001 } from './1796020000001-ApiKeyTombstones.js';
 
 /**
  * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
@@ -22,4 +23,5 @@ export const MIGRATIONS = [
   WaitingPoints1796012000000,
   ImprovementMarks1796015000000,
   UserTokenVersion1796020000000,
+  ApiKeyTombstones1796020000001,
 ] as const;

@@ -39,6 +39,13 @@ export const AuthErrors = {
       'This key was made with a server secret that is no longer configured; create a new key.',
       { details: { request_id: requestId } },
     ),
+  apiKeyRequestRevoked: (requestId: string) =>
+    new DomainError(
+      'conflict',
+      'api_keys.revoked',
+      'The key made with this request_id was revoked (or purged); a replay never brings it back. Use a new request_id.',
+      { details: { request_id: requestId } },
+    ),
   apiKeyNotFound: () => new DomainError('not_found', 'api_keys.not_found', 'API key not found.'),
   expiryInPast: () =>
     new DomainError('invalid', 'common.validation_failed', 'Invalid request: expires_at', {
