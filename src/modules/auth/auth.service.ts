@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { PasswordHasher } from '../../common/crypto/password-hasher.js';
 import type { UserEntity } from '../users/user.entity.js';
 import { UsersRepository } from '../users/users.repository.js';
@@ -9,6 +9,8 @@ import { TokenService } from './token.service.js';
 
 @Injectable()
 export class AuthService {
+  private readonly logger = new Logger(AuthService.name);
+
   constructor(
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
@@ -35,6 +37,7 @@ export class AuthService {
     }
     if (failed || user === null) throw AuthErrors.invalidCredentials();
     if (user.disabled) throw AuthErrors.accountDisabled();
+    await this.upgradeHashIfWeak(user, input.password);
 
     return {
       access_token: await this.tokens.issue(user),
@@ -42,5 +45,16 @@ export class AuthService {
       expires_in: this.tokens.ttlSeconds,
       user: MeDto.from(user),
     };
+  }
+
+  /** The password is known right now: store it at the current cost if its hash is older and weaker. */
+  private async upgradeHashIfWeak(user: UserEntity, password: string): Promise<void> {
+    if (!this.hasher.needsRehash(user.passwordHash)) return;
+    try {
+      await this.users.upgradePasswordHash(user.id, user.passwordHash, await this.hasher.hash(password));
+    } catch (error) {
+      // The old hash still verifies; the next login tries again.
+      this.logger.warn({ err: (error as Error).message, user_id: user.id }, 'could not rehash a password');
+    }
   }
 }

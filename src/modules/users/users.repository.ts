@@ -33,6 +33,14 @@ export class UsersRepository {
       .getOne();
   }
 
+  /**
+   * Stores a stronger hash of the same password, unless the hash changed meanwhile (a password change
+   * wins). Not a credential change: the token version stays.
+   */
+  async upgradePasswordHash(id: string, current: string, upgraded: string): Promise<void> {
+    await this.rows.update({ id, passwordHash: current }, { passwordHash: upgraded });
+  }
+
   insert(user: NewUser): Promise<UserEntity> {
     return this.rows.save(this.rows.create(user));
   }

@@ -39,6 +39,7 @@ describe('parseConfig', () => {
       shutdownGraceSeconds: 25,
     });
     expect(config.auth.loginMaxFailuresPerMinute).toBe(10);
+    expect(config.auth.passwordHashLogN).toBe(17);
     expect(config.http.trustProxy).toBe(false);
   });
 
@@ -62,6 +63,8 @@ describe('parseConfig', () => {
     ['ALLOW_PRIVATE_NETWORK_TARGETS', 'http://host', 'host or host:port'],
     ['ALLOW_PRIVATE_NETWORK_TARGETS', 'host:99999', 'host or host:port'],
     ['ADMIN_PASSWORD', 'short', 'at least 8 characters'],
+    ['PASSWORD_HASH_LOG_N', '13', 'between 14 and 20'],
+    ['PASSWORD_HASH_LOG_N', '21', 'between 14 and 20'],
   ])('refuses %s=%s naming the variable', (variable, value, problem) => {
     const problems = problemsOf({ ...valid, [variable]: value });
     expect(Object.keys(problems)).toEqual([variable]);
