@@ -6,6 +6,8 @@ import { Threads1796003776067 } from './1796003776067-Threads.js';
 import { Runs1796007390847 } from './1796007390847-Runs.js';
 import { WaitingPoints1796012000000 } from './1796012000000-WaitingPoints.js';
 import { ImprovementMarks1796015000000 } from './1796015000000-ImprovementMarks.js';
+import { UserTokenVersion1796020000000 } from './1796020000000-UserTokenVersion.js';
+import { ApiKeyTombstones1796020000001 } from './1796020000001-ApiKeyTombstones.js';
 import { ThreadAgentId1796021000000 } from './1796021000000-ThreadAgentId.js';
 import { WorkspaceUsage1796023000000 } from './1796023000000-WorkspaceUsage.js';
 
@@ -22,6 +24,8 @@ export const MIGRATIONS = [
   Runs1796007390847,
   WaitingPoints1796012000000,
   ImprovementMarks1796015000000,
+  UserTokenVersion1796020000000,
+  ApiKeyTombstones1796020000001,
   ThreadAgentId1796021000000,
   WorkspaceUsage1796023000000,
 ] as const;

@@ -36,6 +36,8 @@ export class AppConfig {
     readonly adminUsername: string;
     readonly adminPassword: Secret | null;
     readonly loginMaxFailuresPerMinute: number;
+    /** scrypt cost for new password hashes: N = 2^this (r=8, p=1). */
+    readonly passwordHashLogN: number;
   };
   readonly secrets: {
     /** 32-byte AES key. */

@@ -141,6 +141,7 @@ const schema = z.object({
     .default('admin'),
   ADMIN_PASSWORD: optionalText.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
   LOGIN_MAX_FAILURES_PER_MINUTE: integer(10, 1, 100_000),
+  PASSWORD_HASH_LOG_N: integer(17, 14, 20),
   SECRETS_KEY: aesKey,
   SECRETS_PREVIOUS_KEYS: optionalText,
   ALLOW_PRIVATE_NETWORK_TARGETS: optionalText,
@@ -277,6 +278,7 @@ export function parseConfig(env: Environment): AppConfig {
       adminUsername: e.ADMIN_USERNAME,
       adminPassword: secret(e.ADMIN_PASSWORD),
       loginMaxFailuresPerMinute: e.LOGIN_MAX_FAILURES_PER_MINUTE,
+      passwordHashLogN: e.PASSWORD_HASH_LOG_N,
     },
     secrets: {
       key: new Secret(e.SECRETS_KEY),

@@ -4,6 +4,7 @@ import { RunEntity } from '../modules/agent-runtime/runs/run.entity.js';
 import { WaitingPointEntity } from '../modules/agent-runtime/questions/waiting-point.entity.js';
 import { AgentEntity } from '../modules/agents/agent.entity.js';
 import { ThreadArtifactEntity } from '../modules/artifacts/thread-artifact.entity.js';
+import { ApiKeyTombstoneEntity } from '../modules/auth/api-keys/api-key-tombstone.entity.js';
 import { ApiKeyEntity } from '../modules/auth/api-keys/api-key.entity.js';
 import { ImprovementMarkEntity } from '../modules/improvement-marks/improvement-mark.entity.js';
 import { ThreadEntity } from '../modules/threads/thread.entity.js';
@@ -17,6 +18,7 @@ export const ENTITIES = [
   DepartmentEntity,
   UserEntity,
   ApiKeyEntity,
+  ApiKeyTombstoneEntity,
   ToolCallEntity,
   ThreadArtifactEntity,
   AgentEntity,

@@ -37,13 +37,15 @@ export interface NewUserOptions {
  * namespace, the production HTTP setup (`createHttpApp`). Factories create rows directly.
  */
 export class TestContext {
-  private readonly hasher = new PasswordHasher();
+  private readonly hasher: PasswordHasher;
   private constructor(
     private current: NestExpressApplication,
     readonly config: AppConfig,
     readonly databaseName: string,
     private readonly dropDatabase: () => Promise<void>,
-  ) {}
+  ) {
+    this.hasher = new PasswordHasher(config.auth.passwordHashLogN);
+  }
 
   /** `overrides` may be computed from the base environment (e.g. to route DATABASE_URL through a relay). */
   static async start(

@@ -7,7 +7,11 @@ import { SecretBox } from './secret-box.js';
 @Global()
 @Module({
   providers: [
-    { provide: PasswordHasher, useValue: new PasswordHasher() },
+    {
+      provide: PasswordHasher,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => new PasswordHasher(config.auth.passwordHashLogN),
+    },
     {
       provide: SecretBox,
       inject: [AppConfig],

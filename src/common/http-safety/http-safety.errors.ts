@@ -1,13 +1,19 @@
 import { DomainError } from '../errors/domain-error.js';
 import { redactUrl } from './redact-url.js';
 
-export type UrlRefusalReason = 'invalid_url' | 'scheme_not_allowed' | 'blocked_address' | 'insecure_redirect';
+export type UrlRefusalReason =
+  | 'invalid_url'
+  | 'scheme_not_allowed'
+  | 'blocked_address'
+  | 'insecure_redirect'
+  | 'cross_origin_body_redirect';
 
 const REASON_TEXT: Record<UrlRefusalReason, string> = {
   invalid_url: 'it is not a valid absolute URL',
   scheme_not_allowed: 'only http and https are allowed',
   blocked_address: 'it points to a private, loopback or otherwise non-public address',
   insecure_redirect: 'an https request may not be redirected to plain http',
+  cross_origin_body_redirect: 'a 307/308 redirect to another origin would re-send the request body there',
 };
 
 export const HttpSafetyErrors = {

@@ -4,6 +4,23 @@ import { HttpSafetyErrors } from './http-safety.errors.js';
 
 export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
+/**
+ * The only caller headers sent on after a hop to another origin. Anything else (credentials under any
+ * name: `authorization`, `cookie`, `proxy-authorization`, `x-api-key`, vendor tokens…) was meant for
+ * the first origin only; a denylist would always miss one.
+ */
+export const CROSS_ORIGIN_HEADER_ALLOWLIST: ReadonlySet<string> = new Set([
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'user-agent',
+]);
+
+/** Drops every header not on the cross-origin allowlist, in place. */
+export function keepCrossOriginHeaders(headers: Headers): void {
+  for (const name of [...headers.keys()]) if (!CROSS_ORIGIN_HEADER_ALLOWLIST.has(name)) headers.delete(name);
+}
+
 export interface RedirectPlan {
   url: URL;
   method: string;
@@ -20,6 +37,10 @@ export interface RedirectPlan {
  * https → http is refused unless the new target is on the private-network allowlist: following it
  * would send the request (headers, body) in clear text to wherever the server points, and an
  * allowlisted target is one the operator vouched for (typically a plain-http internal service).
+ *
+ * A 307/308 to another origin with a request body is refused (`cross_origin_body_redirect`): the fetch
+ * spec would re-send the body there, and the body was written for the first origin (it may carry
+ * credentials or private data); turning it into a GET would silently change the request instead.
  */
 export function planRedirect(
   from: URL,
@@ -27,6 +48,7 @@ export function planRedirect(
   location: string,
   method: string,
   allowlist: Allowlist,
+  hasBody = false,
 ): RedirectPlan {
   let next: URL;
   try {
@@ -41,10 +63,8 @@ export function planRedirect(
   const toGet =
     (status === 303 && method !== 'GET' && method !== 'HEAD') ||
     ((status === 301 || status === 302) && method === 'POST');
-  return {
-    url: next,
-    method: toGet ? 'GET' : method,
-    keepBody: !toGet,
-    crossOrigin: next.origin !== from.origin,
-  };
+  const crossOrigin = next.origin !== from.origin;
+  if (crossOrigin && hasBody && !toGet)
+    throw HttpSafetyErrors.urlNotAllowed(next, 'cross_origin_body_redirect');
+  return { url: next, method: toGet ? 'GET' : method, keepBody: !toGet, crossOrigin };
 }

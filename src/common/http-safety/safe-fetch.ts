@@ -4,7 +4,7 @@ import type { Allowlist } from './allowlist.js';
 import { checkUrlLiteral } from './check-url.js';
 import { Deadline } from './deadline.js';
 import { BlockedAddressError, HttpSafetyErrors } from './http-safety.errors.js';
-import { planRedirect, REDIRECT_STATUSES } from './redirect-policy.js';
+import { keepCrossOriginHeaders, planRedirect, REDIRECT_STATUSES } from './redirect-policy.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_REDIRECTS = 5;
@@ -38,7 +38,6 @@ const BODY_HEADERS = [
   'content-language',
   'content-location',
 ];
-const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 
 /** Fetch refuses URLs with userinfo; send them as Basic auth instead (unless a header is already set). */
 function moveCredentialsToHeader(url: URL, headers: Headers): URL {
@@ -129,8 +128,8 @@ export async function fetchSafely(
       await response.body?.cancel().catch(() => undefined);
       if (redirects + 1 > maxRedirects) throw HttpSafetyErrors.tooManyRedirects(first, maxRedirects);
 
-      const plan = planRedirect(url, response.status, location, method, target.allowlist);
-      if (plan.crossOrigin) CREDENTIAL_HEADERS.forEach((h) => headers.delete(h));
+      const plan = planRedirect(url, response.status, location, method, target.allowlist, body !== null);
+      if (plan.crossOrigin) keepCrossOriginHeaders(headers);
       if (!plan.keepBody) {
         body = null;
         BODY_HEADERS.forEach((h) => headers.delete(h));

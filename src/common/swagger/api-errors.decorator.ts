@@ -4,7 +4,7 @@ import { ErrorEnvelopeDto } from '../errors/error-envelope.dto.js';
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed input (`common.validation_failed` with `details.fields`, unknown fields included).',
-  401: 'No or invalid credentials (`auth.missing_credentials`, `auth.invalid_token`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired`, `auth.account_disabled`).',
+  401: 'No or invalid credentials (`auth.missing_credentials`, `auth.invalid_token`, `auth.token_revoked`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired`, `auth.account_disabled`).',
   403: 'The caller lacks the role or permission (`auth.forbidden`).',
   404: 'Not found, or not visible to the caller.',
   409: 'Conflict with the current state.',

@@ -11,6 +11,12 @@ export const AuthErrors = {
     new DomainError('unauthenticated', 'auth.invalid_credentials', 'Wrong username or password.'),
   invalidToken: () =>
     new DomainError('unauthenticated', 'auth.invalid_token', 'The token is invalid or expired.'),
+  tokenRevoked: () =>
+    new DomainError(
+      'unauthenticated',
+      'auth.token_revoked',
+      "The token was issued before the account's password, role or status changed; log in again.",
+    ),
   invalidApiKey: () =>
     new DomainError('unauthenticated', 'auth.invalid_api_key', 'The API key is not valid.'),
   apiKeyRevoked: () => new DomainError('unauthenticated', 'auth.api_key_revoked', 'The API key was revoked.'),
@@ -31,6 +37,13 @@ export const AuthErrors = {
       'conflict',
       'api_keys.replay_unavailable',
       'This key was made with a server secret that is no longer configured; create a new key.',
+      { details: { request_id: requestId } },
+    ),
+  apiKeyRequestRevoked: (requestId: string) =>
+    new DomainError(
+      'conflict',
+      'api_keys.revoked',
+      'The key made with this request_id was revoked (or purged); a replay never brings it back. Use a new request_id.',
       { details: { request_id: requestId } },
     ),
   apiKeyNotFound: () => new DomainError('not_found', 'api_keys.not_found', 'API key not found.'),

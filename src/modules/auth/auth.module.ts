@@ -6,6 +6,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../../config/app-config.js';
 import { UsersModule } from '../users/users.module.js';
 import { ApiKeyDeriver } from './api-keys/api-key-deriver.js';
+import { ApiKeyTombstoneEntity } from './api-keys/api-key-tombstone.entity.js';
 import { ApiKeyEntity } from './api-keys/api-key.entity.js';
 import { ApiKeysController } from './api-keys/api-keys.controller.js';
 import { ApiKeysRepository } from './api-keys/api-keys.repository.js';
@@ -20,7 +21,7 @@ import { TokenService } from './token.service.js';
 @Module({
   imports: [
     UsersModule,
-    TypeOrmModule.forFeature([ApiKeyEntity]),
+    TypeOrmModule.forFeature([ApiKeyEntity, ApiKeyTombstoneEntity]),
     JwtModule.registerAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({

@@ -5,9 +5,20 @@ import { AppConfig } from '../../config/app-config.js';
 interface AccessTokenClaims {
   sub: string;
   typ: 'access';
+  /** The user's `token_version` at issue time. */
+  ver: number;
 }
 
-/** HS256 access tokens carrying only the user id; role and status are read fresh on every request. */
+export interface VerifiedAccessToken {
+  userId: string;
+  /** Tokens issued before versions existed carry none: they count as version 0. */
+  tokenVersion: number;
+}
+
+/**
+ * HS256 access tokens carrying the user id and the user's token version; role and status are read fresh
+ * on every request, and a token whose version is not the user's current one is refused.
+ */
 @Injectable()
 export class TokenService {
   constructor(
@@ -19,18 +30,21 @@ export class TokenService {
     return this.config.auth.jwtTtlSeconds;
   }
 
-  issue(userId: string): Promise<string> {
-    const claims: AccessTokenClaims = { sub: userId, typ: 'access' };
+  issue(user: { id: string; tokenVersion: number }): Promise<string> {
+    const claims: AccessTokenClaims = { sub: user.id, typ: 'access', ver: user.tokenVersion };
     return this.jwt.signAsync(claims, { expiresIn: this.ttlSeconds });
   }
 
-  /** The user id, or null when the token is malformed, forged or expired. */
-  async verify(token: string): Promise<string | null> {
+  /** The claims, or null when the token is malformed, forged or expired. */
+  async verify(token: string): Promise<VerifiedAccessToken | null> {
+    let claims: Partial<AccessTokenClaims>;
     try {
-      const claims = await this.jwt.verifyAsync<Partial<AccessTokenClaims>>(token, { algorithms: ['HS256'] });
-      return claims.typ === 'access' && typeof claims.sub === 'string' ? claims.sub : null;
+      claims = await this.jwt.verifyAsync<Partial<AccessTokenClaims>>(token, { algorithms: ['HS256'] });
     } catch {
       return null;
     }
+    if (claims.typ !== 'access' || typeof claims.sub !== 'string') return null;
+    if (claims.ver !== undefined && !Number.isInteger(claims.ver)) return null;
+    return { userId: claims.sub, tokenVersion: claims.ver ?? 0 };
   }
 }

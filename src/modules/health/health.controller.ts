@@ -13,7 +13,6 @@ import { HealthService, type HealthReport } from './health.service.js';
 class DependencyCheckDto {
   @ApiProperty({ enum: ['up', 'down'] }) status: 'up' | 'down';
   @ApiProperty() latency_ms: number;
-  @ApiProperty({ required: false }) error?: string;
 }
 
 class HealthChecksDto {

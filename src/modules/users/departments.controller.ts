@@ -1,9 +1,10 @@
-import { Body, Controller, Get, Post } from '@nestjs/common';
+import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../common/auth/auth.decorators.js';
+import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { DepartmentsService } from './departments.service.js';
-import { CreateDepartmentDto, DepartmentDto, DepartmentListDto } from './dto/department.dto.js';
+import { CreateDepartmentDto, DepartmentDto, DepartmentPageDto } from './dto/department.dto.js';
 
 @ApiTags('Identity')
 @ApiBearerAuth()
@@ -21,8 +22,9 @@ export class DepartmentsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List departments' })
-  async list(): Promise<DepartmentListDto> {
-    return { items: await this.departments.list() };
+  @ApiOperation({ summary: 'List departments, newest first' })
+  @ApiErrors(400)
+  list(@Query() query: PageQueryDto): Promise<DepartmentPageDto> {
+    return this.departments.list(query);
   }
 }

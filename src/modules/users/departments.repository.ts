@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import type { KeysetPosition } from '../../common/pagination/cursor.js';
+import { newestFirstPage } from '../../common/pagination/keyset.js';
 import { DepartmentEntity } from './department.entity.js';
 
 export const DEFAULT_DEPARTMENT_NAME = 'default';
@@ -32,7 +34,7 @@ export class DepartmentsRepository {
     return this.rows.save(this.rows.create({ name, description }));
   }
 
-  listAll(): Promise<DepartmentEntity[]> {
-    return this.rows.find({ order: { name: 'ASC' } });
+  listPage(limit: number, after: KeysetPosition | null): Promise<DepartmentEntity[]> {
+    return newestFirstPage(this.rows.createQueryBuilder('d'), 'd', limit, after).getMany();
   }
 }

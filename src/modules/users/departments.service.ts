@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { decodeCursor, toPage, type Page } from '../../common/pagination/cursor.js';
+import type { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { isUniqueViolation } from '../../database/unique-violation.js';
 import { DepartmentsRepository } from './departments.repository.js';
 import { DepartmentDto, type CreateDepartmentDto } from './dto/department.dto.js';
@@ -17,7 +19,9 @@ export class DepartmentsService {
     }
   }
 
-  async list(): Promise<DepartmentDto[]> {
-    return (await this.departments.listAll()).map((d) => DepartmentDto.from(d));
+  async list(query: PageQueryDto): Promise<Page<DepartmentDto>> {
+    const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
+    const rows = await this.departments.listPage(query.limit, after);
+    return toPage(rows, query.limit, (d) => DepartmentDto.from(d));
   }
 }

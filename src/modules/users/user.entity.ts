@@ -40,6 +40,10 @@ export class UserEntity {
   @Column({ type: 'boolean', default: false })
   disabled: boolean;
 
+  /** Incremented by a password, role or status change; access tokens issued under another are refused. */
+  @Column({ type: 'integer', default: 0 })
+  tokenVersion: number;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 

@@ -33,6 +33,14 @@ export class UsersRepository {
       .getOne();
   }
 
+  /**
+   * Stores a stronger hash of the same password, unless the hash changed meanwhile (a password change
+   * wins). Not a credential change: the token version stays.
+   */
+  async upgradePasswordHash(id: string, current: string, upgraded: string): Promise<void> {
+    await this.rows.update({ id, passwordHash: current }, { passwordHash: upgraded });
+  }
+
   insert(user: NewUser): Promise<UserEntity> {
     return this.rows.save(this.rows.create(user));
   }
@@ -40,11 +48,13 @@ export class UsersRepository {
   /**
    * Applies the changes; when they would remove an active superadmin, first checks under a lock that
    * another one remains (two concurrent demotions cannot leave none). Returns false if none would remain.
+   * `revokesTokens` increments the token version in the same statement, ending every access token
+   * issued before.
    */
   async updateKeepingASuperadmin(
     id: string,
     changes: UserChanges,
-    removesSuperadmin: boolean,
+    { removesSuperadmin, revokesTokens }: { removesSuperadmin: boolean; revokesTokens: boolean },
   ): Promise<boolean> {
     return this.rows.manager.transaction(async (manager) => {
       const users = manager.getRepository(UserEntity);
@@ -52,7 +62,10 @@ export class UsersRepository {
         await manager.query('SELECT pg_advisory_xact_lock($1)', [SUPERADMIN_LOCK_KEY]);
         if ((await users.countBy({ role: 'superadmin', disabled: false })) <= 1) return false;
       }
-      await users.update({ id }, changes);
+      await users.update(
+        { id },
+        revokesTokens ? { ...changes, tokenVersion: () => 'token_version + 1' } : changes,
+      );
       return true;
     });
   }

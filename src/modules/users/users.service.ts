@@ -59,11 +59,10 @@ export class UsersService {
       changes.departmentId = await this.resolveDepartment(input.department_id);
     if (input.password !== undefined) changes.passwordHash = await this.hasher.hash(input.password);
     if (Object.keys(changes).length > 0) {
-      const kept = await this.users.updateKeepingASuperadmin(
-        id,
-        changes,
-        removesActiveSuperadmin(target, input),
-      );
+      const kept = await this.users.updateKeepingASuperadmin(id, changes, {
+        removesSuperadmin: removesActiveSuperadmin(target, input),
+        revokesTokens: changesCredentials(target, changes),
+      });
       if (!kept) throw UsersErrors.lastSuperadmin();
     }
 
@@ -85,6 +84,15 @@ export class UsersService {
     if (department === null) throw UsersErrors.unknownDepartment(departmentId);
     return department.id;
   }
+}
+
+/** A new password, another role or a status change ends the access tokens issued before it. */
+function changesCredentials(target: UserEntity, changes: UserChanges): boolean {
+  return (
+    changes.passwordHash !== undefined ||
+    (changes.role !== undefined && changes.role !== target.role) ||
+    (changes.disabled !== undefined && changes.disabled !== target.disabled)
+  );
 }
 
 function removesActiveSuperadmin(target: UserEntity, input: UpdateUserDto): boolean {

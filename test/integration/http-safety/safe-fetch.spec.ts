@@ -59,6 +59,8 @@ describe('safe fetch against local servers', () => {
       if (path === '/found') return redirect(302, 'landing');
       if (path === '/temporary') return redirect(307, '/landing');
       if (path === '/cross') return redirect(302, `${other.origin}/whoami`);
+      if (path === '/cross-307') return redirect(307, `${other.origin}/cross-body`);
+      if (path === '/cross-308') return redirect(308, `${other.origin}/cross-body`);
       if (path === '/same') return redirect(302, '/auth');
       if (path === '/landing') {
         return void res.end(
@@ -214,6 +216,58 @@ describe('safe fetch against local servers', () => {
       headers: { authorization: 'Bearer t0ken' },
     });
     expect(await cross.response.json()).toEqual({ auth: null });
+  });
+
+  it('sends only an allowlist of caller headers to another origin after a redirect', async () => {
+    other.requests.length = 0;
+    await client.fetch(`${allowed.origin}/cross`, {
+      headers: {
+        accept: 'application/json',
+        'accept-language': 'de',
+        'user-agent': 'yuxi-test',
+        authorization: 'Bearer t0ken',
+        cookie: 'session=s3cret',
+        'proxy-authorization': 'Basic cHJveHk=',
+        'x-api-key': 'k3y',
+        'x-custom-token': 't0k',
+      },
+    });
+    const [first] = allowed.requests;
+    expect(first.headers).toMatchObject({
+      'x-api-key': 'k3y',
+      'x-custom-token': 't0k',
+      cookie: 'session=s3cret',
+    });
+    const [hop] = other.requests;
+    expect(hop.url).toBe('/whoami');
+    expect(hop.headers).toMatchObject({
+      accept: 'application/json',
+      'accept-language': 'de',
+      'user-agent': 'yuxi-test',
+    });
+    for (const name of ['authorization', 'cookie', 'proxy-authorization', 'x-api-key', 'x-custom-token'])
+      expect(hop.headers[name]).toBeUndefined();
+  });
+
+  it('refuses to re-send a body to another origin on 307/308; a body-less request follows', async () => {
+    other.requests.length = 0;
+    for (const path of ['/cross-307', '/cross-308']) {
+      const err = await domainErrorOf(
+        client.fetch(`${allowed.origin}${path}`, {
+          method: 'POST',
+          body: '{"secret":"payload"}',
+          headers: { 'content-type': 'application/json' },
+        }),
+      );
+      expect(err.code).toBe('http_safety.url_not_allowed');
+      expect(err.details).toMatchObject({ reason: 'cross_origin_body_redirect' });
+      expect(err.message).not.toContain('payload');
+    }
+    expect(other.requests).toHaveLength(0);
+
+    const get = await client.fetch(`${allowed.origin}/cross-307`);
+    expect(get.url).toBe(`${other.origin}/cross-body`);
+    expect(other.requests.map((r) => [r.method, r.url, r.body])).toEqual([['GET', '/cross-body', '']]);
   });
 
   it('never puts credentials or the query string in errors', async () => {

@@ -195,6 +195,7 @@ describe('users and departments', () => {
     expect(list.body.items.map((d: { name: string }) => d.name)).toEqual(
       expect.arrayContaining(['default', 'Research']),
     );
+    expect(list.body.next_cursor).toBeNull();
 
     const moved = await ctx.http
       .post('/api/users')
@@ -202,5 +203,42 @@ describe('users and departments', () => {
       .send({ username: 'frank', password: 'password-1', department_id: created.body.id });
     expect(moved.status).toBe(201);
     expect(moved.body.department_id).toBe(created.body.id);
+  });
+
+  it('pages through departments newest first with limit and cursor, like every list', async () => {
+    for (let i = 0; i < 5; i++)
+      expect(
+        (
+          await ctx.http
+            .post('/api/departments')
+            .set(auth(admin))
+            .send({ name: `paged-${i}` })
+        ).status,
+      ).toBe(201);
+    const total = (await ctx.dataSource.query(`SELECT count(*)::int AS n FROM departments`))[0].n as number;
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res: { status: number; body: { items: { name: string }[]; next_cursor: string | null } } =
+        await ctx.http
+          .get('/api/departments')
+          .query(cursor === null ? { limit: 2 } : { limit: 2, cursor })
+          .set(auth(user));
+      expect(res.status).toBe(200);
+      expect(res.body.items.length).toBeLessThanOrEqual(2);
+      seen.push(...res.body.items.map((d) => d.name));
+      cursor = res.body.next_cursor;
+      pages++;
+    } while (cursor !== null && pages < 50);
+    expect(pages).toBe(Math.ceil(total / 2));
+    expect(seen).toHaveLength(total);
+    expect(new Set(seen).size).toBe(total);
+    expect(seen.indexOf('paged-4')).toBeLessThan(seen.indexOf('paged-0'));
+
+    expect((await ctx.http.get('/api/departments').query({ limit: 500 }).set(auth(user))).status).toBe(400);
+    const badCursor = await ctx.http.get('/api/departments').query({ cursor: 'nope' }).set(auth(user));
+    expect(badCursor.status).toBe(400);
+    expect(badCursor.body.code).toBe('common.validation_failed');
   });
 });

@@ -1,6 +1,7 @@
+import { Logger } from '@nestjs/common';
 import { TcpProxy } from '../../support/tcp-proxy';
 import { TestContext } from '../../support/test-app';
-import { TEST_REDIS_URL } from '../../support/test-env';
+import { TEST_PG_ADMIN_URL, TEST_REDIS_URL } from '../../support/test-env';
 
 describe('GET /api/health', () => {
   let ctx: TestContext;
@@ -49,5 +50,52 @@ describe('GET /api/health', () => {
       status = (await ctx.http.get('/api/health')).status;
     }
     expect(status).toBe(200);
+  });
+});
+
+describe('GET /api/health while PostgreSQL is down', () => {
+  let ctx: TestContext;
+  let pgProxy: TcpProxy;
+
+  beforeAll(async () => {
+    const pg = new URL(TEST_PG_ADMIN_URL);
+    pgProxy = await new TcpProxy(pg.hostname, Number(pg.port || 5432)).start();
+    ctx = await TestContext.start((base) => {
+      const databaseUrl = new URL(base.DATABASE_URL);
+      databaseUrl.host = `127.0.0.1:${pgProxy.port}`;
+      return { DATABASE_URL: databaseUrl.toString() };
+    });
+  });
+  afterAll(async () => {
+    await pgProxy.restore();
+    await ctx.close();
+    await pgProxy.stop();
+  });
+
+  it('answers up/down and latency only; the error text goes to the log, not to the caller', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    try {
+      await pgProxy.cut();
+      const res = await ctx.http.get('/api/health');
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({
+        status: 'unavailable',
+        checks: {
+          database: { status: 'down', latency_ms: expect.any(Number) },
+          redis: { status: 'up', latency_ms: expect.any(Number) },
+        },
+      });
+      const text = res.text.toLowerCase();
+      for (const leak of ['econnrefused', 'connect', 'error', '127.0.0.1', String(pgProxy.port)])
+        expect(text).not.toContain(leak);
+
+      const logged = warn.mock.calls.map((call) => JSON.stringify(call));
+      expect(
+        logged.some((line) => line.includes('database') && /ECONNREFUSED|terminat|connect/i.test(line)),
+      ).toBe(true);
+    } finally {
+      warn.mockRestore();
+      await pgProxy.restore();
+    }
   });
 });

@@ -39,6 +39,7 @@ describe('parseConfig', () => {
       shutdownGraceSeconds: 25,
     });
     expect(config.auth.loginMaxFailuresPerMinute).toBe(10);
+    expect(config.auth.passwordHashLogN).toBe(17);
     expect(config.http.trustProxy).toBe(false);
     expect(config.workspace.quotaBytes).toBe(1073741824);
     expect(parseConfig({ ...valid, WORKSPACE_QUOTA_BYTES: '2048' }).workspace.quotaBytes).toBe(2048);
@@ -75,6 +76,8 @@ describe('parseConfig', () => {
     ['ADMIN_PASSWORD', 'short', 'at least 8 characters'],
     ['WORKSPACE_QUOTA_BYTES', '1gb', 'must be an integer'],
     ['WORKSPACE_QUOTA_BYTES', '10', 'between 1024 and'],
+    ['PASSWORD_HASH_LOG_N', '13', 'between 14 and 20'],
+    ['PASSWORD_HASH_LOG_N', '21', 'between 14 and 20'],
   ])('refuses %s=%s naming the variable', (variable, value, problem) => {
     const problems = problemsOf({ ...valid, [variable]: value });
     expect(Object.keys(problems)).toEqual([variable]);

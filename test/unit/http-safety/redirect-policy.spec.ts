@@ -1,7 +1,7 @@
 import { DomainError } from '../../../src/common/errors/domain-error';
 import { Allowlist } from '../../../src/common/http-safety/allowlist';
 import { redactUrl } from '../../../src/common/http-safety/redact-url';
-import { planRedirect } from '../../../src/common/http-safety/redirect-policy';
+import { keepCrossOriginHeaders, planRedirect } from '../../../src/common/http-safety/redirect-policy';
 
 const none = Allowlist.from([]);
 const from = new URL('https://example.com/a/b?x=1');
@@ -44,6 +44,41 @@ describe('planRedirect', () => {
       crossOrigin: true,
     });
     expect(planRedirect(from, 302, 'https://example.com:8443/', 'GET', none).crossOrigin).toBe(true);
+  });
+
+  it('refuses a 307/308 that would carry a body to another origin, and only that', () => {
+    for (const status of [307, 308])
+      expect(reasonOf(() => planRedirect(from, status, 'https://other.example/', 'POST', none, true))).toBe(
+        'cross_origin_body_redirect',
+      );
+    expect(reasonOf(() => planRedirect(from, 307, '/same-origin', 'POST', none, true))).toBeNull();
+    expect(reasonOf(() => planRedirect(from, 307, 'https://other.example/', 'GET', none, false))).toBeNull();
+    expect(planRedirect(from, 302, 'https://other.example/', 'POST', none, true)).toMatchObject({
+      method: 'GET',
+      keepBody: false,
+    });
+  });
+
+  it('keeps only allowlisted headers for a cross-origin hop', () => {
+    const headers = new Headers({
+      Accept: 'text/html',
+      'User-Agent': 'x',
+      'Accept-Language': 'de',
+      'Accept-Encoding': 'gzip',
+      'X-Api-Key': 'k',
+      'X-Custom-Token': 't',
+      'Proxy-Authorization': 'p',
+      Authorization: 'a',
+      Cookie: 'c',
+      'Content-Type': 'application/json',
+    });
+    keepCrossOriginHeaders(headers);
+    expect([...headers.keys()].sort()).toEqual([
+      'accept',
+      'accept-encoding',
+      'accept-language',
+      'user-agent',
+    ]);
   });
 
   it('re-validates the target: scheme and literal address', () => {

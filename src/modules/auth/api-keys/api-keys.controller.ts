@@ -17,7 +17,7 @@ export class ApiKeysController {
 
   @Post()
   @ApiOperation({ summary: 'Create an API key for the Public API (shown once; replayable by request_id)' })
-  @ApiErrors([409, 'common.request_id_conflict', 'api_keys.replay_unavailable'])
+  @ApiErrors([409, 'common.request_id_conflict', 'api_keys.replay_unavailable', 'api_keys.revoked'])
   create(@CurrentUser() user: AuthenticatedUser, @Body() body: CreateApiKeyDto): Promise<ApiKeyCreatedDto> {
     return this.apiKeys.create(user, body);
   }

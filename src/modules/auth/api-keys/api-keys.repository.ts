@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import type { KeysetPosition } from '../../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../../common/pagination/keyset.js';
 import { UserEntity } from '../../users/user.entity.js';
+import { ApiKeyTombstoneEntity } from './api-key-tombstone.entity.js';
 import { ApiKeyEntity } from './api-key.entity.js';
 
 export type NewApiKey = Pick<
@@ -16,10 +17,18 @@ const TOUCH_INTERVAL_SECONDS = 60;
 
 @Injectable()
 export class ApiKeysRepository {
-  constructor(@InjectRepository(ApiKeyEntity) private readonly rows: Repository<ApiKeyEntity>) {}
+  constructor(
+    @InjectRepository(ApiKeyEntity) private readonly rows: Repository<ApiKeyEntity>,
+    @InjectRepository(ApiKeyTombstoneEntity) private readonly tombstones: Repository<ApiKeyTombstoneEntity>,
+  ) {}
 
   findByRequest(userId: string, requestId: string): Promise<ApiKeyEntity | null> {
     return this.rows.findOneBy({ userId, requestId });
+  }
+
+  /** Whether this user's request id belonged to a key the retention purge has deleted. */
+  wasPurged(userId: string, requestId: string): Promise<boolean> {
+    return this.tombstones.existsBy({ userId, requestId });
   }
 
   /** Inserts unless this user already used the request id; returns the row that holds it either way. */

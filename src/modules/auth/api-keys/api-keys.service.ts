@@ -27,8 +27,12 @@ export class ApiKeysService {
     const derived = this.deriver.derive(owner.id, requestId);
 
     // A replay returns the first result, even once its expiry has passed; only new keys must expire later.
+    // A revoked key never comes back: not while its row is kept, nor after the purge (its tombstone).
+    // The row is read before the tombstone: a purge committing in between leaves the tombstone visible.
     let row = await this.keys.findByRequest(owner.id, requestId);
+    if (row !== null && row.revokedAt !== null) throw AuthErrors.apiKeyRequestRevoked(requestId);
     if (row === null) {
+      if (await this.keys.wasPurged(owner.id, requestId)) throw AuthErrors.apiKeyRequestRevoked(requestId);
       if (expiresAt !== null && expiresAt.getTime() <= Date.now()) throw AuthErrors.expiryInPast();
       row = await this.keys.insertOrGetByRequest({
         id: derived.id,

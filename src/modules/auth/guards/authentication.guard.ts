@@ -12,7 +12,8 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
  * Global and deny-by-default: every route needs a JWT or an API key unless marked `@Public()`.
- * The user row is read on every request, so disabling an account or changing a role takes effect at once.
+ * The user row is read on every request, so disabling an account or changing a role takes effect at once,
+ * and an access token issued before a password, role or status change (another token version) is refused.
  */
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
@@ -37,14 +38,17 @@ export class AuthenticationGuard implements CanActivate {
   private async authenticate(credential: string): Promise<AuthenticatedUser> {
     let user: UserEntity | null;
     let apiKeyId: string | undefined;
+    let tokenVersion: number | undefined;
     if (credential.startsWith('yxk_')) {
       ({ user, apiKeyId } = await this.apiKeys.authenticate(credential));
     } else {
-      const userId = await this.tokens.verify(credential);
-      user = userId === null ? null : await this.users.findById(userId);
+      const token = await this.tokens.verify(credential);
+      tokenVersion = token?.tokenVersion;
+      user = token === null ? null : await this.users.findById(token.userId);
     }
     if (user === null) throw AuthErrors.invalidToken();
     if (user.disabled) throw AuthErrors.accountDisabled();
+    if (tokenVersion !== undefined && tokenVersion !== user.tokenVersion) throw AuthErrors.tokenRevoked();
     return {
       id: user.id,
       username: user.username,

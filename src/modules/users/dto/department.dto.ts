@@ -26,6 +26,7 @@ export class DepartmentDto {
   }
 }
 
-export class DepartmentListDto {
+export class DepartmentPageDto {
   @ApiProperty({ type: [DepartmentDto] }) items: DepartmentDto[];
+  @ApiProperty({ type: String, nullable: true }) next_cursor: string | null;
 }

@@ -1,0 +1,26 @@
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { UserEntity } from '../../users/user.entity.js';
+
+/**
+ * Left by the retention purge in place of a revoked or expired key, and never deleted: the key is
+ * derived from (user, request id), so without it a replayed creation would make the same key again.
+ */
+@Entity({ name: 'api_key_tombstones' })
+export class ApiKeyTombstoneEntity {
+  @PrimaryColumn({ type: 'uuid' })
+  userId: string;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: UserEntity;
+
+  @PrimaryColumn({ type: 'varchar', length: 64 })
+  requestId: string;
+
+  /** The purged key's id, for audit. */
+  @Column({ type: 'uuid' })
+  keyId: string;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  purgedAt: Date;
+}
