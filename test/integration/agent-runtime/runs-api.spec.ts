@@ -18,6 +18,20 @@ interface EnqueueObservation {
   events: { seq: number; type: string; payload: Record<string, unknown> }[];
 }
 
+/** Waits until some backend waits for an advisory lock (the request the test holds back). */
+async function waitForLockWaiter(observer: Client): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const { rows } = await observer.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_locks
+        WHERE locktype = 'advisory' AND NOT granted
+          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
+    if (rows[0].n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('no request waited for the advisory lock');
+}
+
 // APP_ROLE=api: no worker consumes the queue, so every run stays where the API put it.
 describe('runs HTTP API: creation, commit-before-enqueue, request_id, waiting threads', () => {
   let ctx: TestContext;
@@ -168,6 +182,34 @@ describe('runs HTTP API: creation, commit-before-enqueue, request_id, waiting th
     );
     expect(rows.map((r) => r.id)).toEqual(byPosition.map((r) => r.body.run_id));
     expect(observed.map((o) => o.runId)).toEqual([byPosition[0].body.run_id]);
+  });
+
+  it('orders runs by when they took the thread, not when their transaction began', async () => {
+    // A holds its request-id lock from a second connection, so A's transaction begins first but takes
+    // the thread after B: A is second in line and must stay second, whatever its transaction start says.
+    const threadId = await newThread(ctx, user);
+    const holder = new Client({ connectionString: ctx.config.database.url.reveal() });
+    await holder.connect();
+    try {
+      await holder.query(`SELECT pg_advisory_lock(hashtext($1))`, [`runs:request:${user.id}:late-a`]);
+      const a = post(threadId, { input: 'A', request_id: 'late-a' }).then((r) => r);
+      await waitForLockWaiter(holder);
+      const b = await post(threadId, { input: 'B' });
+      expect(b.body.queue_position).toBe(0);
+      await holder.query(`SELECT pg_advisory_unlock(hashtext($1))`, [`runs:request:${user.id}:late-a`]);
+      const late = await a;
+      expect(late.body.queue_position).toBe(1);
+      const rows = await ctx.dataSource.query<{ id: string }[]>(
+        `SELECT id FROM runs WHERE thread_id = $1 ORDER BY created_at, id`,
+        [threadId],
+      );
+      expect(rows.map((r) => r.id)).toEqual([b.body.run_id, late.body.run_id]);
+      const reread = await ctx.http.get(`/api/runs/${late.body.run_id}`).set(auth(user));
+      expect(reread.status).toBe(200);
+      expect(observed.map((o) => o.runId)).toEqual([b.body.run_id]);
+    } finally {
+      await holder.end();
+    }
   });
 
   it('refuses any new run on a thread whose run waits for an answer with 409 runs.waiting_for_answer', async () => {

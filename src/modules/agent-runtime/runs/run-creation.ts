@@ -103,8 +103,11 @@ export class RunCreation {
         requestId: request.requestId,
         payloadDigest: digest,
       });
-      // jsonb columns defeat TypeORM's deep-partial typing; the entity is complete.
-      await manager.getRepository(RunEntity).insert(run as QueryDeepPartialEntity<RunEntity>);
+      // jsonb columns defeat TypeORM's deep-partial typing; the entity is complete. `created_at` orders
+      // the thread's queue, so it is the time the run took the thread (now), not when the transaction began.
+      await manager
+        .getRepository(RunEntity)
+        .insert({ ...run, createdAt: () => 'clock_timestamp()' } as QueryDeepPartialEntity<RunEntity>);
       await this.messages.insertIn(manager, {
         id: randomUUID(),
         threadId: thread.id,
