@@ -3,6 +3,7 @@ import { CommonErrors } from '../errors/common.errors.js';
 import { sendErrorResponse } from '../errors/error-response.js';
 import { requestIdOf } from '../request-id/request-id.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from './json-depth.js';
+import { unstorableTextFields } from './unstorable-text.js';
 
 const TOO_DEEP = 'entity.too.deep';
 
@@ -15,13 +16,19 @@ function refuseDeepNesting(_req: unknown, _res: unknown, raw: Buffer, charset: s
 
 /**
  * JSON body parsing whose failures answer with the API envelope (express would otherwise send HTML):
- * malformed JSON → 400, nesting deeper than MAX_JSON_DEPTH → 400 naming `body`, a body over the limit → 413.
+ * malformed JSON → 400, nesting deeper than MAX_JSON_DEPTH → 400 naming `body`, strings PostgreSQL cannot
+ * store (NUL, unpaired surrogates) → 400 naming the field, a body over the limit → 413.
  */
 export function jsonBodyParser(limitBytes: number): RequestHandler {
   const parse = json({ limit: limitBytes, verify: refuseDeepNesting });
   return (req, res, next) => {
     parse(req, res, (err?: unknown) => {
-      if (err === undefined || err === null) return next();
+      if (err === undefined || err === null) {
+        // Bounded by MAX_JSON_DEPTH, so this walk's recursion is too.
+        const unstorable = unstorableTextFields(req.body);
+        if (unstorable.length === 0) return next();
+        return sendErrorResponse(res, CommonErrors.validationFailed(unstorable), requestIdOf(req));
+      }
       const type = (err as { type?: string }).type;
       const error =
         type === 'entity.too.large'
