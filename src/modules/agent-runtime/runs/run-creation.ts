@@ -78,6 +78,11 @@ export class RunCreation {
         if (existing !== null) return { existing };
       }
       await manager.query(`SELECT 1 FROM threads WHERE id = $1 FOR UPDATE`, [thread.id]);
+      // The queue is ordered by created_at: stamp it once the thread lock is held, not at the transaction's
+      // start (`now()`), or a request that began first but locked second sorts ahead of its position.
+      const [{ lockedAt }] = await manager.query<[{ lockedAt: Date }]>(
+        `SELECT clock_timestamp() AS "lockedAt"`,
+      );
       const active = await this.runs.activeInThread(thread.id, manager);
       const waiting = active.find((run) => run.status === 'waiting');
       if (waiting !== undefined) throw RunsErrors.waitingForAnswer(waiting.id);
@@ -93,6 +98,7 @@ export class RunCreation {
         parentRunId: request.parentRunId ?? null,
         requestId: request.requestId,
         payloadDigest: digest,
+        createdAt: lockedAt,
       });
       // jsonb columns defeat TypeORM's deep-partial typing; the entity is complete.
       await manager.getRepository(RunEntity).insert(run as QueryDeepPartialEntity<RunEntity>);
