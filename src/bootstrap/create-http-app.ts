@@ -6,6 +6,7 @@ import { AppModule } from '../app.module.js';
 import type { AppConfig } from '../config/app-config.js';
 import { GlobalExceptionFilter } from '../common/errors/global-exception.filter.js';
 import { jsonBodyParser } from '../common/http/json-body-parser.js';
+import { singleValuedQuery } from '../common/http/single-valued-query.js';
 import { requestIdMiddleware } from '../common/request-id/request-id.js';
 import { createValidationPipe } from '../common/validation/validation.pipe.js';
 import { setupSwagger } from './swagger.js';
@@ -28,8 +29,11 @@ export async function createHttpApp(
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');
+  // node's querystring: no `a[b]=` objects; repeated keys become arrays, which singleValuedQuery refuses.
+  app.set('query parser', 'simple');
   app.use(requestIdMiddleware);
   app.use(jsonBodyParser(config.http.bodyLimitBytes));
+  app.use(singleValuedQuery);
   app.setGlobalPrefix('api');
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new GlobalExceptionFilter());

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches } from 'class-validator';
+import { IsString, Matches } from 'class-validator';
+import { WhenPresent } from '../validation/when-present.js';
 
 /** The optional `request_id` idempotency key of creating POSTs (API.md "Conventions"). */
 export const RequestIdField = () =>
@@ -8,7 +9,7 @@ export const RequestIdField = () =>
     ApiPropertyOptional({
       description: 'Idempotency key: a replay with the same payload returns the first result.',
     }),
-    IsOptional(),
+    WhenPresent(),
     IsString(),
     Matches(/^[A-Za-z0-9._:-]{1,64}$/, { message: 'request_id must be 1-64 letters, digits or ._:-' }),
   );

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import { RequestIdField } from '../../../common/idempotency/request-id.field.js';
 import { MAX_INPUT_CHARS } from '../dto/run.dto.js';
 import { RUN_STATUSES, type RunStatus } from '../runs/run-status.js';
+import { WhenPresent } from '../../../common/validation/when-present.js';
 
 export class CreateAgentCallDto {
   @ApiProperty({ example: 'default-chatbot' })
@@ -20,7 +21,7 @@ export class CreateAgentCallDto {
   @ApiPropertyOptional({
     description: 'Continue this thread (it must be the same agent’s); a new one otherwise.',
   })
-  @IsOptional()
+  @WhenPresent()
   @IsUUID()
   thread_id?: string;
 
@@ -28,7 +29,7 @@ export class CreateAgentCallDto {
     default: false,
     description: 'Answer when the run ends (504 with the ids after a bound).',
   })
-  @IsOptional()
+  @WhenPresent()
   @IsBoolean()
   wait?: boolean;
 

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { RequestIdField } from '../../../common/idempotency/request-id.field.js';
 import { RUN_STATUSES, type RunStatus } from '../runs/run-status.js';
 import type { RunEntity, RunError, TokenUsage } from '../runs/run.entity.js';
+import { WhenPresent } from '../../../common/validation/when-present.js';
 
 export const MAX_INPUT_CHARS = 100_000;
 
@@ -18,12 +19,12 @@ export class CreateRunDto {
     default: 'enqueue',
     description: 'On a busy thread: wait in line (FIFO) or refuse with 409 runs.thread_busy.',
   })
-  @IsOptional()
+  @WhenPresent()
   @IsIn(['enqueue', 'reject'])
   queue_policy?: 'enqueue' | 'reject';
 
   @ApiPropertyOptional({ description: "Model for this run instead of the agent's." })
-  @IsOptional()
+  @WhenPresent()
   @IsString()
   @MinLength(1)
   @MaxLength(200)

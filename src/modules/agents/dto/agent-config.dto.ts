@@ -5,7 +5,8 @@ import {
   type AgentConfigInput,
   type ResourceSelection,
 } from '../config/agent-config.js';
-import { ResourceSelectionField, WhenPresent } from './config-validators.js';
+import { WhenPresent } from '../../../common/validation/when-present.js';
+import { ResourceSelectionField } from './config-validators.js';
 
 /** A submitted config: every field optional (create fills defaults, update keeps saved values); no other keys. */
 export class AgentConfigDto implements AgentConfigInput {

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ValidateBy, ValidateIf, type ValidationOptions } from 'class-validator';
+import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { WhenPresent } from '../../../common/validation/when-present.js';
 import { isUUID } from 'class-validator';
 import { ALL } from '../config/agent-config.js';
 
@@ -42,9 +43,6 @@ export function isShareScope(value: unknown): boolean {
       return false;
   }
 }
-
-/** Validated when present; `null` is a value (and refused), only absence means "unchanged". */
-export const WhenPresent = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
 
 const IsResourceSelection = (options?: ValidationOptions) =>
   ValidateBy(

@@ -3,7 +3,6 @@ import { Type } from 'class-transformer';
 import {
   IsBoolean,
   IsObject,
-  IsOptional,
   IsString,
   Matches,
   MaxLength,
@@ -13,6 +12,7 @@ import {
 import { AGENT_SLUG_MAX, AGENT_SLUG_MIN, AGENT_SLUG_PATTERN } from '../config/agent-slug.js';
 import { AgentConfigDto } from './agent-config.dto.js';
 import { ShareConfigDto } from './share-config.dto.js';
+import { WhenPresent } from '../../../common/validation/when-present.js';
 
 export class CreateAgentDto {
   @ApiProperty({ example: 'Research assistant', maxLength: 100 })
@@ -22,7 +22,7 @@ export class CreateAgentDto {
   name: string;
 
   @ApiPropertyOptional({ description: 'Generated from the name when absent (`-2`, `-3` on a clash).' })
-  @IsOptional()
+  @WhenPresent()
   @IsString()
   @MinLength(AGENT_SLUG_MIN)
   @MaxLength(AGENT_SLUG_MAX)
@@ -32,25 +32,25 @@ export class CreateAgentDto {
   slug?: string;
 
   @ApiPropertyOptional({ maxLength: 2000 })
-  @IsOptional()
+  @WhenPresent()
   @IsString()
   @MaxLength(2000)
   description?: string;
 
   @ApiPropertyOptional({ default: false })
-  @IsOptional()
+  @WhenPresent()
   @IsBoolean()
   is_subagent?: boolean;
 
   @ApiPropertyOptional({ type: AgentConfigDto })
-  @IsOptional()
+  @WhenPresent()
   @IsObject()
   @ValidateNested()
   @Type(() => AgentConfigDto)
   config?: AgentConfigDto;
 
   @ApiPropertyOptional({ type: ShareConfigDto })
-  @IsOptional()
+  @WhenPresent()
   @IsObject()
   @ValidateNested()
   @Type(() => ShareConfigDto)

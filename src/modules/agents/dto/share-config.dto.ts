@@ -2,7 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import type { ShareConfigInput } from '../sharing/share-config-policy.js';
 import type { ShareScope } from '../sharing/share-config.js';
-import { IsShareScopeOrNull, WhenPresent } from './config-validators.js';
+import { WhenPresent } from '../../../common/validation/when-present.js';
+import { IsShareScopeOrNull } from './config-validators.js';
 
 const SCOPE_SCHEMA = {
   nullable: true,

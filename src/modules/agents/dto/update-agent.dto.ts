@@ -3,11 +3,12 @@ import { Type } from 'class-transformer';
 import { IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { AgentConfigDto } from './agent-config.dto.js';
 import { ShareConfigDto } from './share-config.dto.js';
+import { WhenPresent } from '../../../common/validation/when-present.js';
 
 /** Only submitted fields change; fields of `config` the caller may not edit are ignored. */
 export class UpdateAgentDto {
   @ApiPropertyOptional({ maxLength: 100 })
-  @IsOptional()
+  @WhenPresent()
   @IsString()
   @MinLength(1)
   @MaxLength(100)
@@ -20,14 +21,14 @@ export class UpdateAgentDto {
   description?: string | null;
 
   @ApiPropertyOptional({ type: AgentConfigDto })
-  @IsOptional()
+  @WhenPresent()
   @IsObject()
   @ValidateNested()
   @Type(() => AgentConfigDto)
   config?: AgentConfigDto;
 
   @ApiPropertyOptional({ type: ShareConfigDto, description: 'Replaces the share config.' })
-  @IsOptional()
+  @WhenPresent()
   @IsObject()
   @ValidateNested()
   @Type(() => ShareConfigDto)

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsString, MaxLength, MinLength } from 'class-validator';
 import { RequestIdField } from '../../../common/idempotency/request-id.field.js';
 import type { ThreadEntity } from '../thread.entity.js';
+import { WhenPresent } from '../../../common/validation/when-present.js';
 
 export class CreateThreadDto {
   @ApiProperty({ example: 'default-chatbot' })
@@ -11,7 +12,7 @@ export class CreateThreadDto {
   agent_slug: string;
 
   @ApiPropertyOptional({ example: 'Quarterly report' })
-  @IsOptional()
+  @WhenPresent()
   @IsString()
   @MaxLength(200)
   title?: string;

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { IsIn, IsUUID } from 'class-validator';
 import { USER_ROLES, type UserRole } from '../../../common/auth/user-role.js';
 import { PasswordField, UsernameField } from './user-fields.js';
+import { WhenPresent } from '../../../common/validation/when-present.js';
 
 export class CreateUserDto {
   @UsernameField()
@@ -11,12 +12,12 @@ export class CreateUserDto {
   password: string;
 
   @ApiPropertyOptional({ enum: USER_ROLES, default: 'user' })
-  @IsOptional()
+  @WhenPresent()
   @IsIn(USER_ROLES)
   role?: UserRole;
 
   @ApiPropertyOptional({ description: 'Defaults to the `default` department.' })
-  @IsOptional()
+  @WhenPresent()
   @IsUUID()
   department_id?: string;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsString, MaxLength, MinLength } from 'class-validator';
 import type { DepartmentEntity } from '../department.entity.js';
+import { WhenPresent } from '../../../common/validation/when-present.js';
 
 export class CreateDepartmentDto {
   @ApiProperty({ example: 'Research' })
@@ -10,7 +11,7 @@ export class CreateDepartmentDto {
   name: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @WhenPresent()
   @IsString()
   @MaxLength(2000)
   description?: string;

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateString, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsDateString, IsString, MaxLength, MinLength } from 'class-validator';
 import { RequestIdField } from '../../../../common/idempotency/request-id.field.js';
 import type { ApiKeyEntity } from '../api-key.entity.js';
+import { WhenPresent } from '../../../../common/validation/when-present.js';
 
 export class CreateApiKeyDto {
   @ApiProperty({ example: 'ci pipeline' })
@@ -11,7 +12,7 @@ export class CreateApiKeyDto {
   name: string;
 
   @ApiPropertyOptional({ description: 'ISO-8601 time after which the key stops working.' })
-  @IsOptional()
+  @WhenPresent()
   @IsDateString({ strict: true })
   expires_at?: string;
 

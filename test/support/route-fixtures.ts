@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import type { ApiOperation } from './openapi-routes';
+import { auth, newThread, startRun } from './runs/run-helpers';
+import type { TestContext, TestUser } from './test-app';
+
+/**
+ * Real rows behind the path parameters of every route, so requests that enumerate the Swagger document
+ * reach the code behind the ids instead of stopping at a 404. The superadmin owns everything (it passes
+ * the admin routes too); `user` is a normal user who owns nothing. A path nobody listed here gets a random
+ * uuid (a 404 is fine for it).
+ */
+export class RouteFixtures {
+  private constructor(
+    readonly superadmin: TestUser,
+    readonly user: TestUser,
+    private readonly pathIds: [prefix: string, id: string][],
+    /** Values for body fields that must name a real row (a thread, an agent) to get past lookups. */
+    readonly referenceFields: Record<string, string>,
+  ) {}
+
+  static async create(ctx: TestContext): Promise<RouteFixtures> {
+    const superadmin = await ctx.newUser({ role: 'superadmin' });
+    const user = await ctx.newUser();
+    const victim = await ctx.newUser();
+    const threadId = await newThread(ctx, superadmin);
+    const runId = (await startRun(ctx, superadmin, threadId, { input: 'fixture run' })).run_id;
+    const agent = await ctx.http.post('/api/agents').set(auth(superadmin)).send({ name: 'Route fixture' });
+    const apiKey = await ctx.http.post('/api/api-keys').set(auth(superadmin)).send({ name: 'fixture key' });
+    if (agent.status !== 201 || apiKey.status !== 201) {
+      throw new Error(`fixtures not created: ${agent.status} ${apiKey.status}`);
+    }
+    const agentSlug = (agent.body as { slug: string }).slug;
+    return new RouteFixtures(
+      superadmin,
+      user,
+      [
+        ['/api/users/', victim.id],
+        ['/api/api-keys/', (apiKey.body as { id: string }).id],
+        ['/api/threads/', threadId],
+        ['/api/runs/', runId],
+        ['/api/agents/', agentSlug],
+        ['/api/system/tools/', 'ls'],
+      ],
+      {
+        agent_slug: agentSlug,
+        thread_id: threadId,
+        run_id: runId,
+        user_id: victim.id,
+        department_id: await ctx.defaultDepartmentId(),
+      },
+    );
+  }
+
+  /** The operation's path with every `{param}` replaced by a real id (or a random uuid). */
+  pathOf(op: ApiOperation): string {
+    return op.path.replace(/\{[^}]+\}/g, (_param, offset: number) => {
+      const before = op.path.slice(0, offset);
+      return this.pathIds.find(([prefix]) => before === prefix)?.[1] ?? randomUUID();
+    });
+  }
+}
