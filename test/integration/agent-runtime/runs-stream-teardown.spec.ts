@@ -1,5 +1,7 @@
 import { request } from 'node:http';
 import { RunEventBus } from '../../../src/modules/agent-runtime/events/run-event-bus';
+import { RunEventStreams } from '../../../src/modules/agent-runtime/events/run-event-streams';
+import { RedisClient } from '../../../src/redis/redis-client';
 import { RunsRepository } from '../../../src/modules/agent-runtime/runs/runs.repository';
 import { RunsService } from '../../../src/modules/agent-runtime/runs/runs.service';
 import { CallHold } from '../../support/runs/call-hold';
@@ -9,7 +11,7 @@ import { closedOnServer, ServerConnections } from '../../support/runs/server-con
 import { listeningUrl, readSse } from '../../support/runs/sse-client';
 import { TestContext, type TestUser } from '../../support/test-app';
 
-const CYCLES = Number(process.env.CYCLES ?? 200);
+const CYCLES = 200;
 const HEARTBEAT_SECONDS = 1;
 
 /** Timers and intervals alive in this process (the app runs in it): a heartbeat is one of them. */
@@ -67,10 +69,12 @@ describe('run event streams leave nothing behind when the client drops', () => {
   async function expectNothingLeft(baseline: { listeners: number; timeouts: number }): Promise<void> {
     const bus = ctx.app.get(RunEventBus);
     await eventually(
-      async () => bus.listenerCount(),
+      () => Promise.resolve(bus.listenerCount()),
       (count) => count === baseline.listeners,
     ).catch(() => undefined);
     expect(bus.listenerCount()).toBe(baseline.listeners);
+    expect(ctx.app.get(RunEventStreams).openCount).toBe(0);
+    expect(await ctx.app.get(RedisClient).zcard(`sse-streams:${user.id}`)).toBe(0);
     // A leaked stream is one interval each: 200 of them would be far above this slack for the app's own timers.
     expect(activeTimeouts()).toBeLessThanOrEqual(baseline.timeouts + 5);
 
