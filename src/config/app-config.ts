@@ -96,6 +96,8 @@ export class AppConfig {
     /** Message deltas are batched into one event per this many milliseconds. */
     readonly eventFlushMs: number;
     readonly sseHeartbeatSeconds: number;
+    /** Run event streams one user may hold open at once, over every API process. */
+    readonly sseMaxStreamsPerUser: number;
     /** Bound of `POST /api/agent-calls` with `wait: true` before it answers 504. */
     readonly agentCallWaitSeconds: number;
     /** Longest free-text answer to an `ask_user_question` question. */

@@ -3,7 +3,9 @@ import { ArtifactsModule } from '../artifacts/artifacts.module.js';
 import { ThreadsModule } from '../threads/threads.module.js';
 import { AgentCallsController } from './agent-calls/agent-calls.controller.js';
 import { AgentCallsService } from './agent-calls/agent-calls.service.js';
+import { RunEventStreams } from './events/run-event-streams.js';
 import { RunEventsController } from './events/run-events.controller.js';
+import { RunStreamSlots } from './events/run-stream-slots.js';
 import { RunCancellation } from './runs/run-cancellation.js';
 import { RunCreation } from './runs/run-creation.js';
 import { RunsController } from './runs/runs.controller.js';
@@ -15,6 +17,6 @@ import { QuestionsController } from './questions/questions.controller.js';
 @Module({
   imports: [RunsCoreModule, ThreadsModule, ArtifactsModule],
   controllers: [RunsController, RunEventsController, AgentCallsController, QuestionsController],
-  providers: [RunsService, RunCreation, RunCancellation, AgentCallsService],
+  providers: [RunsService, RunCreation, RunCancellation, AgentCallsService, RunEventStreams, RunStreamSlots],
 })
 export class AgentRuntimeModule {}

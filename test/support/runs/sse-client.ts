@@ -13,23 +13,36 @@ export async function listeningUrl(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+export interface ReadSseOptions {
+  until?: (frame: SseFrame) => boolean;
+  timeoutMs?: number;
+  /** Cuts the connection (as a client going away would) when aborted. */
+  signal?: AbortSignal;
+  /** The client reads nothing (the socket stays unread) until this settles. */
+  paused?: Promise<unknown>;
+}
+
 /**
- * A real SSE client over HTTP: frames are parsed as they arrive; `comments` counts heartbeats. Stops
- * when the server ends the stream, when `until` returns true for a frame (then the connection is cut,
- * as a client going away would), or after `timeoutMs`.
+ * A real SSE client over HTTP, on a connection of its own: frames are parsed as they arrive;
+ * `comments` counts heartbeats. Stops when the server ends the stream, when `until` returns true for a
+ * frame or `signal` aborts (then the connection is cut, as a client going away would), or after
+ * `timeoutMs`.
  */
 export function readSse(
   baseUrl: string,
   path: string,
   headers: Record<string, string>,
-  options: { until?: (frame: SseFrame) => boolean; timeoutMs?: number } = {},
+  options: ReadSseOptions = {},
 ): Promise<{ status: number; frames: SseFrame[]; comments: number; ended: boolean; body?: string }> {
   return new Promise((resolve, reject) => {
     const frames: SseFrame[] = [];
     let comments = 0;
     let buffer = '';
     let settled = false;
-    const req = request(`${baseUrl}${path}`, { headers: { accept: 'text/event-stream', ...headers } });
+    const req = request(`${baseUrl}${path}`, {
+      headers: { accept: 'text/event-stream', ...headers },
+      agent: false,
+    });
     const finish = (ended: boolean) => {
       if (settled) return;
       settled = true;
@@ -38,6 +51,8 @@ export function readSse(
       resolve({ status: 200, frames, comments, ended });
     };
     const timer = setTimeout(() => finish(false), options.timeoutMs ?? 20_000);
+    if (options.signal?.aborted) finish(false);
+    options.signal?.addEventListener('abort', () => finish(false), { once: true });
     req.on('response', (res: IncomingMessage) => {
       if (res.statusCode !== 200) {
         let body = '';
@@ -50,6 +65,10 @@ export function readSse(
         return;
       }
       res.setEncoding('utf8');
+      if (options.paused !== undefined) {
+        res.pause();
+        void options.paused.finally(() => res.resume());
+      }
       res.on('data', (chunk: string) => {
         buffer += chunk;
         let boundary: number;
@@ -75,6 +94,7 @@ export function readSse(
         }
       });
       res.on('end', () => finish(true));
+      res.on('error', () => finish(false));
     });
     req.on('error', (error) => (settled ? undefined : reject(error)));
     req.end();

@@ -59,10 +59,34 @@ class FakeBus {
   }
 }
 
+/** A client socket: takes frames at once, or holds each until `drain()` while `slow`. */
+class FakeClient {
+  readonly sent: number[] = [];
+  slow = false;
+  private waiting: (() => void)[] = [];
+
+  send(e: RunEvent): Promise<void> {
+    this.sent.push(e.seq);
+    if (!this.slow) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Frames handed over but not yet taken. */
+  get held(): number {
+    return this.waiting.length;
+  }
+
+  drain(): void {
+    this.slow = false;
+    for (const resolve of this.waiting.splice(0)) resolve();
+  }
+}
+
 function follow(afterSeq: number, options: { ended?: boolean } = {}) {
   const store = new FakeStore();
   const bus = new FakeBus();
-  const sent: number[] = [];
+  const client = new FakeClient();
+  const sent = client.sent;
   let ends = 0;
   let ended = options.ended ?? false;
   const follower = new RunEventFollower(
@@ -70,12 +94,13 @@ function follow(afterSeq: number, options: { ended?: boolean } = {}) {
     afterSeq,
     store as unknown as RunEventStore,
     bus as unknown as RunEventBus,
-    { send: (e) => sent.push(e.seq), end: () => ends++ },
+    { send: (e) => client.send(e), end: () => ends++ },
     () => Promise.resolve(ended),
   );
   return {
     store,
     bus,
+    client,
     sent,
     follower,
     get ends() {
@@ -146,7 +171,8 @@ describe('RunEventFollower', () => {
     await tick();
     expect(f.bus.subscribes).toBe(1);
     expect(f.sent).toEqual([1, 2, 3, 4]);
-    expect(f.store.reads).toBe(2);
+    // The publish came while the replay was busy: it triggered one catch-up (a page, then an empty one).
+    expect(f.store.reads).toBe(4);
   });
 
   it('catches up from the table after a Redis resync', async () => {
@@ -209,5 +235,50 @@ describe('RunEventFollower', () => {
     expect(f.sent).toEqual([1]);
     expect(f.ends).toBe(1);
     expect(f.bus.listeners.size).toBe(0);
+  });
+
+  it('unsubscribes when closed while its subscription was still being taken', async () => {
+    const f = follow(0);
+    let subscribed: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (subscribed = resolve));
+    const subscribe = f.bus.subscribe.bind(f.bus);
+    f.bus.subscribe = async (runId, listener) => {
+      const unsubscribe = await subscribe(runId, listener);
+      await gate;
+      return unsubscribe;
+    };
+    const starting = f.follower.start();
+    await tick();
+    expect(f.bus.listeners.size).toBe(1);
+    f.follower.close();
+    subscribed();
+    await starting;
+    expect(f.bus.listeners.size).toBe(0);
+    expect(f.store.reads).toBe(0);
+  });
+
+  it('waits for a slow client between frames and keeps no live events meanwhile', async () => {
+    const f = follow(0);
+    f.store.pageSize = 10;
+    f.store.add(...Array.from({ length: 30 }, (_, i) => i + 1));
+    f.client.slow = true;
+    const starting = f.follower.start();
+    await tick();
+    // One frame handed over, and the replay waits for it: no further frame, no further page read.
+    expect(f.sent).toEqual([1]);
+    expect(f.store.reads).toBe(1);
+    for (let seq = 31; seq <= 130; seq++) f.bus.publish(f.store.add(seq));
+    f.follower.checkEnded();
+    f.follower.checkEnded();
+    await tick();
+    expect(f.sent).toEqual([1]);
+    expect(f.client.held).toBe(1);
+    // The 100 live events were not queued one by one: they come back from the table in one catch-up.
+    expect((f.follower as unknown as { pending: number }).pending).toBeLessThanOrEqual(3);
+
+    f.client.drain();
+    await starting;
+    await tick();
+    expect(f.sent).toEqual(Array.from({ length: 130 }, (_, i) => i + 1));
   });
 });

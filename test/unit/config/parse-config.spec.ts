@@ -34,6 +34,7 @@ describe('parseConfig', () => {
       workerConcurrency: 10,
       eventFlushMs: 50,
       sseHeartbeatSeconds: 15,
+      sseMaxStreamsPerUser: 20,
       agentCallWaitSeconds: 60,
       answerMaxChars: 20_000,
       shutdownGraceSeconds: 25,

@@ -55,6 +55,13 @@ export class RunEventBus implements OnApplicationShutdown {
     return () => this.unsubscribe(channel, listener);
   }
 
+  /** Listeners currently subscribed in this process, over every run (what an open stream holds). */
+  listenerCount(): number {
+    let count = 0;
+    for (const set of this.listeners.values()) count += set.size;
+    return count;
+  }
+
   async onApplicationShutdown(): Promise<void> {
     const subscriber = this.subscriber;
     this.subscriber = null;

@@ -3,7 +3,8 @@ import type { RunEventStore } from './run-event-store.js';
 import type { RunEvent } from './run-event.js';
 
 export interface FollowerSink {
-  send(event: RunEvent): void;
+  /** Resolves once the frame is handed to the socket: the next one waits for it (backpressure). */
+  send(event: RunEvent): Promise<void>;
   /** After `done` was sent (or the stream failed): the stream is complete. */
   end(): void;
   /** Reading the table failed: the stream ends; the client reconnects with its last id. */
@@ -15,6 +16,10 @@ export interface FollowerSink {
  * events from the bus in sequence order, without gaps or duplicates. A live event that skips ahead (a
  * lost or reordered publish) makes it read the missing ones from the table; so does a Redis reconnect.
  * It subscribes before replaying, so nothing published in between is missed. No polling.
+ *
+ * Each frame waits until the client's socket took the previous one, and live events that arrive while
+ * a delivery is waiting are not kept: one catch-up reads them from the table afterwards. So a client
+ * that does not read costs a bounded amount of memory, whatever the run's length.
  */
 export class RunEventFollower {
   private lastSeq: number;
@@ -22,6 +27,10 @@ export class RunEventFollower {
   private unsubscribe: (() => void) | null = null;
   /** Work is serialized: replay, live deliveries and catch-ups never interleave. */
   private chain: Promise<void> = Promise.resolve();
+  /** Work items queued or running. */
+  private pending = 0;
+  private catchUpQueued = false;
+  private endCheckQueued = false;
 
   constructor(
     private readonly runId: string,
@@ -36,10 +45,13 @@ export class RunEventFollower {
   }
 
   async start(): Promise<void> {
-    this.unsubscribe = await this.bus.subscribe(this.runId, {
-      onEvents: (events) => this.enqueue(() => this.deliverLive(events)),
-      onResync: () => this.enqueue(() => this.catchUp()),
+    const unsubscribe = await this.bus.subscribe(this.runId, {
+      onEvents: (events) => this.onLive(events),
+      onResync: () => this.queueCatchUp(),
     });
+    // Closed while subscribing (the client went away): nothing may stay subscribed.
+    if (this.closed) return unsubscribe();
+    this.unsubscribe = unsubscribe;
     this.enqueue(async () => {
       await this.catchUp();
       // The terminal status and `done` are committed together: an ended run has nothing more to send.
@@ -53,7 +65,10 @@ export class RunEventFollower {
    * is left and finish. Called on each heartbeat, so a stream never outlives its run by more than that.
    */
   checkEnded(): void {
+    if (this.endCheckQueued) return;
+    this.endCheckQueued = true;
     this.enqueue(async () => {
+      this.endCheckQueued = false;
       if (await this.hasEnded()) await this.catchUp().then(() => this.finish());
     });
   }
@@ -65,12 +80,31 @@ export class RunEventFollower {
     this.unsubscribe = null;
   }
 
+  private onLive(events: RunEvent[]): void {
+    // A `done` is kept: past a bogus resume point it is the only sign that the run is over.
+    if (this.pending > 0 && !events.some((event) => event.type === 'done')) return this.queueCatchUp();
+    this.enqueue(() => this.deliverLive(events));
+  }
+
+  private queueCatchUp(): void {
+    if (this.catchUpQueued) return;
+    this.catchUpQueued = true;
+    this.enqueue(() => {
+      this.catchUpQueued = false;
+      return this.catchUp();
+    });
+  }
+
   private enqueue(work: () => Promise<void>): void {
+    this.pending++;
     this.chain = this.chain
       .then(() => (this.closed ? undefined : work()))
       .catch((error: unknown) => {
         this.sink.failed?.(error);
         this.finish();
+      })
+      .finally(() => {
+        this.pending--;
       });
   }
 
@@ -83,7 +117,7 @@ export class RunEventFollower {
         continue;
       }
       if (event.seq !== this.lastSeq + 1) return this.catchUp();
-      this.deliver(event);
+      await this.deliver(event);
     }
   }
 
@@ -92,15 +126,15 @@ export class RunEventFollower {
     for (;;) {
       if (this.closed) return;
       const page = await this.store.listAfter(this.runId, this.lastSeq);
-      for (const event of page) this.deliver(event);
+      for (const event of page) await this.deliver(event);
       if (page.length === 0 || this.closed) return;
     }
   }
 
-  private deliver(event: RunEvent): void {
+  private async deliver(event: RunEvent): Promise<void> {
     if (this.closed || event.seq !== this.lastSeq + 1) return;
     this.lastSeq = event.seq;
-    this.sink.send(event);
+    await this.sink.send(event);
     if (event.type === 'done') this.finish();
   }
 

@@ -22,6 +22,13 @@ export const RunsErrors = {
   notWaiting: () => new DomainError('conflict', 'runs.not_waiting', 'The run is not waiting for an answer.'),
   noWaitingPoint: () =>
     new DomainError('not_found', 'runs.waiting_point_not_found', 'The run never waited for an answer.'),
+  tooManyStreams: (limit: number, retryAfterSeconds: number) =>
+    new DomainError(
+      'rate_limited',
+      'runs.too_many_streams',
+      `You already have ${limit} run event streams open; close one or try again later.`,
+      { details: { limit }, retryAfterSeconds },
+    ),
   waitTimeout: (runId: string, threadId: string) =>
     new DomainError('timeout', 'runs.wait_timeout', 'The run did not finish in time; follow it by its id.', {
       details: { run_id: runId, thread_id: threadId },
