@@ -1,7 +1,10 @@
 import type { DomainError } from '../../../common/errors/domain-error.js';
 import type { ToolCallEnd, ToolCallOutcome, ToolCallScope } from './tool-call-scope.js';
 
-/** The stored outcome of an end. A cancelled call has always been recorded as a failed one (its error code says why). */
+/**
+ * The stored outcome of an end. A cancelled call is recorded as a failed one, as it always was (its error
+ * code says why).
+ */
 export function outcomeOf(end: ToolCallEnd): ToolCallOutcome {
   switch (end.kind) {
     case 'success':
