@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { ToolExecutionContext } from '../../../src/modules/tools/execution/tool-execution-context';
+import type {
+  ToolCall,
+  ToolExecutionContext,
+} from '../../../src/modules/tools/execution/tool-execution-context';
 import { ToolCallAuditWriter } from '../../../src/modules/tools/execution/audit/tool-call-audit-writer';
 import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
 import { ToolMetrics, UNKNOWN_TOOL_METRIC } from '../../../src/modules/tools/execution/tool-metrics';
@@ -268,5 +271,90 @@ describe('ToolExecutor: the execution boundary', () => {
       outcome: 'refused',
       error_code: 'tools.not_executable',
     });
+  });
+
+  describe('audit and metrics around the whole pipeline', () => {
+    const leaseLost = () => Promise.reject(new RunAuthorizationRevokedError('runs.lease_lost', 'lease lost'));
+
+    it.each<[string, Omit<ToolCall, 'id'>, Partial<ToolExecutionContext>, string, string | null]>([
+      ['a call that succeeds', { name: 'probe_echo', args: { text: 'x' } }, {}, 'ok', null],
+      [
+        'a call to a tool hidden this turn',
+        { name: 'probe_echo', args: { text: 'x' } },
+        { visibleTools: new Set(['probe_kb']) },
+        'refused',
+        'tools.not_visible',
+      ],
+      [
+        'a subagent calling a tool forbidden to subagents',
+        { name: 'probe_parent_only', args: {} },
+        { isSubagent: true },
+        'refused',
+        'tools.forbidden_for_subagent',
+      ],
+      [
+        'a call with invalid arguments',
+        { name: 'probe_echo', args: { text: ' ' } },
+        {},
+        'refused',
+        'tools.invalid_arguments',
+      ],
+      ['a handler that fails', { name: 'probe_refuse', args: {} }, {}, 'error', 'probe.nope'],
+      ['a handler that times out', { name: 'probe_slow', args: {} }, {}, 'timeout', 'tools.timeout'],
+      [
+        'a call in a cancelled run',
+        { name: 'probe_slow', args: {} },
+        { signal: AbortSignal.abort() },
+        'error',
+        'tools.cancelled',
+      ],
+      [
+        "a call refused because the runtime finds the run's authorization revoked",
+        { name: 'probe_echo', args: { text: 'x' } },
+        { verifyAuthorization: leaseLost },
+        'revoked',
+        'runs.lease_lost',
+      ],
+      [
+        'a handler that finds the run revoked',
+        { name: 'probe_revoke', args: {} },
+        {},
+        'revoked',
+        'auth.account_disabled',
+      ],
+    ])(
+      'leaves exactly one audit row and one metric count for %s',
+      async (_, call, overrides, outcome, code) => {
+        const metrics = ctx.app.get(ToolMetrics);
+        const countsOf = () => {
+          const stats = metrics.snapshot().find((s) => s.tool === call.name);
+          const outcomes: Record<string, number> = stats?.outcomes ?? {};
+          return { calls: stats?.calls ?? 0, outcome: outcomes[outcome] ?? 0 };
+        };
+        const before = countsOf();
+        const c = context(overrides);
+
+        const ended = await executor.execute({ id: 'call-once', ...call }, c).then(
+          (result) => ({ result }),
+          (thrown: unknown) => ({ thrown }),
+        );
+
+        if (outcome === 'revoked') {
+          expect(ended).toEqual({ thrown: expect.any(RunAuthorizationRevokedError) });
+        } else {
+          expect(ended).toEqual({ result: expect.objectContaining({ outcome, errorCode: code }) });
+        }
+        expect(await auditRows(c.runId)).toEqual([
+          expect.objectContaining({
+            tool_call_id: 'call-once',
+            tool_name: call.name,
+            user_id: user.id,
+            outcome,
+            error_code: code,
+          }),
+        ]);
+        expect(countsOf()).toEqual({ calls: before.calls + 1, outcome: before.outcome + 1 });
+      },
+    );
   });
 });

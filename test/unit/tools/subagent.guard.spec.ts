@@ -1,15 +1,12 @@
 import { SubagentGuard } from '../../../src/modules/tools/execution/guards/subagent.guard';
-import type { ToolCallScope } from '../../../src/modules/tools/execution/tool-call-scope';
+import { ToolCallScope } from '../../../src/modules/tools/execution/tool-call-scope';
 
 function scope(name: string, isSubagent: boolean): ToolCallScope {
-  return {
-    call: { id: 'c', name, args: {} },
-    context: { isSubagent } as ToolCallScope['context'],
-    tool: undefined,
-    args: {},
-    handlerStarted: false,
-    startedAt: 0,
-  };
+  return new ToolCallScope(
+    { id: 'c', name, args: {} },
+    { isSubagent } as ToolCallScope['context'],
+    undefined,
+  );
 }
 
 describe('SubagentGuard', () => {

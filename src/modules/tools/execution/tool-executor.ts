@@ -13,7 +13,12 @@ import { ErrorResultInterceptor } from './interceptors/error-result.interceptor.
 import { GuardsInterceptor } from './interceptors/guards.interceptor.js';
 import { MetricsInterceptor } from './interceptors/metrics.interceptor.js';
 import { TimeoutInterceptor } from './interceptors/timeout.interceptor.js';
-import type { NextStep, ToolCallResult, ToolCallScope, ToolInterceptor } from './tool-call-scope.js';
+import {
+  ToolCallScope,
+  type NextStep,
+  type ToolCallResult,
+  type ToolInterceptor,
+} from './tool-call-scope.js';
 import type { ToolCall, ToolExecutionContext } from './tool-execution-context.js';
 import { ToolMetrics } from './tool-metrics.js';
 import { ToolResourceAuthorizers } from './tool-resource-authorizers.js';
@@ -25,13 +30,13 @@ import { outputToContent } from './tool-result-content.js';
  *   metrics → audit → error-to-result → guards (run still authorized, executable in run, visible this
  *   turn, subagent, arguments, resources) → timeout → handler
  *
- * The result is always bound to the call's tool_call_id. Only `RunAuthorizationRevokedError` escapes,
- * to end the run.
+ * Metrics and audit wrap every other stage and record in `finally`, so each call, refused or ending the
+ * run, is counted and audited exactly once. The result is always bound to the call's tool_call_id. Only
+ * `RunAuthorizationRevokedError` escapes, to end the run.
  */
 @Injectable()
 export class ToolExecutor {
   private readonly pipeline: readonly ToolInterceptor[];
-  private readonly controllers = new WeakMap<ToolCallScope, AbortController>();
 
   constructor(
     private readonly registry: ToolRegistry,
@@ -52,20 +57,12 @@ export class ToolExecutor {
         new ArgumentsGuard(),
         new ResourceGuard(authorizers),
       ]),
-      new TimeoutInterceptor(config.tools.defaultTimeoutMs, (scope) => this.controllerOf(scope)),
+      new TimeoutInterceptor(config.tools.defaultTimeoutMs),
     ];
   }
 
   execute(call: ToolCall, context: ToolExecutionContext): Promise<ToolCallResult> {
-    const scope: ToolCallScope = {
-      call,
-      context,
-      tool: this.registry.get(call.name),
-      args: undefined,
-      handlerStarted: false,
-      startedAt: performance.now(),
-    };
-    return this.step(scope, 0);
+    return this.step(new ToolCallScope(call, context, this.registry.get(call.name)), 0);
   }
 
   private step(scope: ToolCallScope, index: number): Promise<ToolCallResult> {
@@ -81,7 +78,7 @@ export class ToolExecutor {
     const output = await tool.handler(scope.args, {
       context: scope.context,
       toolCallId: scope.call.id,
-      signal: this.controllerOf(scope).signal,
+      signal: scope.abortController.signal,
     });
     return {
       toolCallId: scope.call.id,
@@ -91,14 +88,5 @@ export class ToolExecutor {
       outcome: 'ok',
       errorCode: null,
     };
-  }
-
-  private controllerOf(scope: ToolCallScope): AbortController {
-    let controller = this.controllers.get(scope);
-    if (controller === undefined) {
-      controller = new AbortController();
-      this.controllers.set(scope, controller);
-    }
-    return controller;
   }
 }

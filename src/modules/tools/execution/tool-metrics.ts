@@ -42,7 +42,12 @@ export class ToolMetrics {
   record(tool: string, outcome: ToolCallOutcome, durationMs: number): void {
     let entry = this.stats.get(tool);
     if (entry === undefined) {
-      entry = { calls: 0, outcomes: { ok: 0, error: 0, refused: 0, timeout: 0 }, durations: [], next: 0 };
+      entry = {
+        calls: 0,
+        outcomes: { ok: 0, error: 0, refused: 0, timeout: 0, revoked: 0 },
+        durations: [],
+        next: 0,
+      };
       this.stats.set(tool, entry);
     }
     entry.calls += 1;

@@ -1,7 +1,10 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { ToolCallOutcome } from '../tool-call-scope.js';
 
-/** One audit row per tool call (refusals included): who ran what, with which outcome and how long. */
+/**
+ * One audit row per tool call (refusals and revocations included): who ran what, with which outcome and
+ * how long.
+ */
 @Entity({ name: 'tool_calls' })
 @Index('tool_calls_run_id_created_at_idx', ['runId', 'createdAt'])
 export class ToolCallEntity {

@@ -1,5 +1,6 @@
 import { canonicalDigest } from '../../../../common/crypto/canonical-digest.js';
 import type { ToolCallAuditWriter } from '../audit/tool-call-audit-writer.js';
+import { endOf, errorCodeOf, outcomeOf } from '../tool-call-end.js';
 import type { NextStep, ToolCallResult, ToolCallScope, ToolInterceptor } from '../tool-call-scope.js';
 
 /** Length of the `tool_calls` text columns the model fills (`tool_call_id`, `tool_name`). */
@@ -13,13 +14,24 @@ function fitColumn(value: string): string {
   return value.replaceAll('\0', '').slice(0, AUDIT_TEXT_MAX);
 }
 
-/** Records every call with its outcome (written in batches by `ToolCallAuditWriter`). */
+/**
+ * Records every call with its outcome (written in batches by `ToolCallAuditWriter`), in `finally`: a call
+ * refused by a guard, or ending the run because its authorization was revoked, leaves its row too.
+ */
 export class AuditInterceptor implements ToolInterceptor {
   constructor(private readonly audit: ToolCallAuditWriter) {}
 
   async intercept(scope: ToolCallScope, next: NextStep): Promise<ToolCallResult> {
-    const result = await next();
+    try {
+      return await next();
+    } finally {
+      this.record(scope);
+    }
+  }
+
+  private record(scope: ToolCallScope): void {
     const { call, context } = scope;
+    const end = endOf(scope);
     this.audit.record({
       runId: context.runId,
       threadId: context.threadId,
@@ -27,10 +39,9 @@ export class AuditInterceptor implements ToolInterceptor {
       toolName: fitColumn(call.name),
       userId: context.user.id,
       argsDigest: canonicalDigest(call.args),
-      outcome: result.outcome,
-      errorCode: result.errorCode,
-      durationMs: Math.round(performance.now() - scope.startedAt),
+      outcome: outcomeOf(end),
+      errorCode: errorCodeOf(end),
+      durationMs: Math.round(scope.elapsedMs()),
     });
-    return result;
   }
 }

@@ -2,33 +2,55 @@ import { Logger } from '@nestjs/common';
 import { DomainError } from '../../../../common/errors/domain-error.js';
 import { asDependencyOutage } from '../../../../common/errors/to-domain-error.js';
 import { RunAuthorizationRevokedError, ToolsErrors } from '../../tools.errors.js';
-import type { NextStep, ToolCallResult, ToolCallScope, ToolInterceptor } from '../tool-call-scope.js';
+import { outcomeOf, ToolCallStopped } from '../tool-call-end.js';
+import type {
+  NextStep,
+  ToolCallEnd,
+  ToolCallResult,
+  ToolCallScope,
+  ToolInterceptor,
+} from '../tool-call-scope.js';
 import { errorToContent } from '../tool-result-content.js';
 
 /**
- * Turns anything thrown into a structured result bound to the call's tool_call_id, so the run goes on.
- * Only a revoked authorization passes through and ends the run. A lost database or Redis connection
- * (also in the authorization re-check) is `common.dependency_unavailable`, which the model may retry.
- * Unexpected errors are logged and shown to the model without internals.
+ * Settles the call: sets how it ended (`scope.end`) and turns anything thrown into a structured result
+ * bound to the call's tool_call_id, so the run goes on. Only a revoked authorization passes through and
+ * ends the run. A lost database or Redis connection (also in the authorization re-check) is
+ * `common.dependency_unavailable`, which the model may retry. Unexpected errors are logged and shown to
+ * the model without internals.
  */
 export class ErrorResultInterceptor implements ToolInterceptor {
   private readonly logger = new Logger('ToolExecutor');
 
   async intercept(scope: ToolCallScope, next: NextStep): Promise<ToolCallResult> {
     try {
-      return await next();
+      const result = await next();
+      scope.end = { kind: 'success' };
+      return result;
     } catch (thrown) {
-      if (thrown instanceof RunAuthorizationRevokedError) throw thrown;
+      if (thrown instanceof RunAuthorizationRevokedError) {
+        scope.end = { kind: 'authorization_revoked', code: thrown.code };
+        throw thrown;
+      }
+      if (thrown instanceof ToolCallStopped) {
+        return this.errorResult(scope, thrown.error, { kind: thrown.reason, code: thrown.error.code });
+      }
       const error = this.toDomainError(scope, thrown);
-      return {
-        toolCallId: scope.call.id,
-        name: scope.call.name,
-        content: errorToContent(error),
-        isError: true,
-        outcome: error.code === 'tools.timeout' ? 'timeout' : scope.handlerStarted ? 'error' : 'refused',
-        errorCode: error.code,
-      };
+      const kind = scope.handlerStarted ? 'tool_error' : 'refused';
+      return this.errorResult(scope, error, { kind, code: error.code });
     }
+  }
+
+  private errorResult(scope: ToolCallScope, error: DomainError, end: ToolCallEnd): ToolCallResult {
+    scope.end = end;
+    return {
+      toolCallId: scope.call.id,
+      name: scope.call.name,
+      content: errorToContent(error),
+      isError: true,
+      outcome: outcomeOf(end),
+      errorCode: error.code,
+    };
   }
 
   private toDomainError(scope: ToolCallScope, thrown: unknown): DomainError {

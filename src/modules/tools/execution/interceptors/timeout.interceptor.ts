@@ -1,4 +1,5 @@
 import { ToolsErrors } from '../../tools.errors.js';
+import { ToolCallStopped } from '../tool-call-end.js';
 import type { NextStep, ToolCallResult, ToolCallScope, ToolInterceptor } from '../tool-call-scope.js';
 
 /**
@@ -6,14 +7,11 @@ import type { NextStep, ToolCallResult, ToolCallScope, ToolInterceptor } from '.
  * call ends with `tools.timeout`; a cancelled run ends it with `tools.cancelled`.
  */
 export class TimeoutInterceptor implements ToolInterceptor {
-  constructor(
-    private readonly defaultTimeoutMs: number,
-    private readonly controllerFor: (scope: ToolCallScope) => AbortController,
-  ) {}
+  constructor(private readonly defaultTimeoutMs: number) {}
 
   async intercept(scope: ToolCallScope, next: NextStep): Promise<ToolCallResult> {
     const timeoutMs = scope.tool?.metadata.timeoutMs ?? this.defaultTimeoutMs;
-    const controller = this.controllerFor(scope);
+    const controller = scope.abortController;
     const runSignal = scope.context.signal;
     let timer: NodeJS.Timeout | undefined;
     let onRunAbort: (() => void) | undefined;
@@ -21,13 +19,13 @@ export class TimeoutInterceptor implements ToolInterceptor {
       timer = setTimeout(() => {
         const error = ToolsErrors.timeout(scope.call.name, timeoutMs);
         controller.abort(error);
-        reject(error);
+        reject(new ToolCallStopped('timeout', error));
       }, timeoutMs);
       if (runSignal !== undefined) {
         onRunAbort = () => {
           const error = ToolsErrors.cancelled(scope.call.name);
           controller.abort(error);
-          reject(error);
+          reject(new ToolCallStopped('cancelled', error));
         };
         if (runSignal.aborted) onRunAbort();
         else runSignal.addEventListener('abort', onRunAbort, { once: true });

@@ -1,0 +1,45 @@
+import type { DomainError } from '../../../common/errors/domain-error.js';
+import type { ToolCallEnd, ToolCallOutcome, ToolCallScope } from './tool-call-scope.js';
+
+/**
+ * The stored outcome of an end. A cancelled call is recorded as a failed one, as it always was (its error
+ * code says why).
+ */
+export function outcomeOf(end: ToolCallEnd): ToolCallOutcome {
+  switch (end.kind) {
+    case 'success':
+      return 'ok';
+    case 'refused':
+      return 'refused';
+    case 'tool_error':
+    case 'cancelled':
+      return 'error';
+    case 'timeout':
+      return 'timeout';
+    case 'authorization_revoked':
+      return 'revoked';
+  }
+}
+
+export function errorCodeOf(end: ToolCallEnd): string | null {
+  return end.kind === 'success' ? null : end.code;
+}
+
+/**
+ * How the call ended, for the stages that record it in `finally`. Every end is set by the error-to-result
+ * stage; should anything ever escape past it unset, the call is still recorded, as a failure.
+ */
+export function endOf(scope: ToolCallScope): ToolCallEnd {
+  return scope.end ?? { kind: 'tool_error', code: 'tools.failed' };
+}
+
+/** Thrown by the timeout stage when it stops the handler: the reason, typed, and the error the model sees. */
+export class ToolCallStopped extends Error {
+  constructor(
+    readonly reason: 'timeout' | 'cancelled',
+    readonly error: DomainError,
+  ) {
+    super(error.message);
+    this.name = 'ToolCallStopped';
+  }
+}
