@@ -51,7 +51,8 @@ export class RunDispatcher {
       return true;
     } catch (error) {
       this.logger.warn(
-        { run_id: runId, request_id: run.originRequestId, err: (error as Error).message },
+        // `request_id` is already the serving request (HTTP) or the finishing run (worker).
+        { run_id: runId, origin_request_id: run.originRequestId, err: (error as Error).message },
         'run not enqueued; the reconciler will',
       );
       return false;
