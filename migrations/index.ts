@@ -10,6 +10,7 @@ import { UserTokenVersion1796020000000 } from './1796020000000-UserTokenVersion.
 import { ApiKeyTombstones1796020000001 } from './1796020000001-ApiKeyTombstones.js';
 import { ThreadAgentId1796021000000 } from './1796021000000-ThreadAgentId.js';
 import { WorkspaceUsage1796023000000 } from './1796023000000-WorkspaceUsage.js';
+import { RunRequestIds1796024000000 } from './1796024000000-RunRequestIds.js';
 
 /**
  * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
@@ -28,4 +29,5 @@ export const MIGRATIONS = [
   ApiKeyTombstones1796020000001,
   ThreadAgentId1796021000000,
   WorkspaceUsage1796023000000,
+  RunRequestIds1796024000000,
 ] as const;

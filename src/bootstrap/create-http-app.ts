@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { GlobalExceptionFilter } from '../common/errors/global-exception.filter.js';
 import { jsonBodyParser } from '../common/http/json-body-parser.js';
 import { singleValuedQuery } from '../common/http/single-valued-query.js';
+import { requestContextMiddleware } from '../common/request-id/request-context.js';
 import { requestIdMiddleware } from '../common/request-id/request-id.js';
 import { createValidationPipe } from '../common/validation/validation.pipe.js';
 import { setupSwagger } from './swagger.js';
@@ -34,6 +35,7 @@ export async function createHttpApp(
   app.use(requestIdMiddleware);
   app.use(jsonBodyParser(config.http.bodyLimitBytes));
   app.use(singleValuedQuery);
+  app.use(requestContextMiddleware);
   app.setGlobalPrefix('api');
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new GlobalExceptionFilter());

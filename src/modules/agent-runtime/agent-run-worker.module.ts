@@ -15,6 +15,7 @@ import { RunsCoreModule } from './runs-core.module.js';
 import { ActiveRuns } from './worker/active-runs.js';
 import { AgentRunsProcessor } from './worker/agent-runs.processor.js';
 import { RunExecutor } from './worker/run-executor.js';
+import { RunLogContext } from './worker/run-log-context.js';
 import { RunReconciler } from './worker/run-reconciler.js';
 
 /**
@@ -41,6 +42,7 @@ import { RunReconciler } from './worker/run-reconciler.js';
     ToolAssembler,
     ActiveRuns,
     RunExecutor,
+    RunLogContext,
     AgentRunsProcessor,
     RunReconciler,
   ],

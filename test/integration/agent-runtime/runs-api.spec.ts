@@ -97,7 +97,7 @@ describe('runs HTTP API: creation, commit-before-enqueue, request_id, waiting th
       },
     ]);
     const job = await queue.getJob(accepted.run_id);
-    expect(job?.data).toEqual({ runId: accepted.run_id });
+    expect(job?.data).toEqual({ runId: accepted.run_id, requestId: expect.any(String) });
   });
 
   it('does not enqueue a run that waits behind another one on its thread', async () => {

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { ChatOpenAICompletions, type ChatOpenAIFields, type OpenAIClient } from '@langchain/openai';
 import type { MessageContent } from '@langchain/core/messages';
 import { callWithModelRetries, type ModelRetryContext } from './call-with-model-retries.js';
@@ -6,6 +7,9 @@ import type { ModelRetryOptions } from './model-retry-policy.js';
 type StreamingRequest = OpenAIClient.Chat.ChatCompletionCreateParamsStreaming;
 type NonStreamingRequest = OpenAIClient.Chat.ChatCompletionCreateParamsNonStreaming;
 type RequestOptions = OpenAIClient.RequestOptions;
+
+/** Inside a run's execution these lines carry the run's log fields (`RunLogContext`). */
+const logger = new Logger('ChatModel');
 
 export interface RetryingChatOpenAIFields extends ChatOpenAIFields {
   retry: ModelRetryOptions;
@@ -58,8 +62,17 @@ export class RetryingChatOpenAI extends ChatOpenAICompletions {
     requestOptions?: RequestOptions,
   ): Promise<unknown> {
     const once = () => super.completionWithRetry(request as never, { ...requestOptions, maxRetries: 0 });
+    logger.debug({ model: this.model }, 'model request');
+    const onRetry = this.retryHooks?.onRetry;
     return callWithModelRetries(once, {
       ...this.retryHooks,
+      onRetry: (event) => {
+        logger.warn(
+          { model: this.model, attempt: event.attempt, delay_ms: event.delayMs, status: event.status },
+          'model request retried',
+        );
+        onRetry?.(event);
+      },
       model: this.model,
       options: this.retry,
       signal: requestOptions?.signal ?? undefined,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { currentRequestId } from '../../../common/request-id/request-context.js';
 import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
 import { CommonErrors } from '../../../common/errors/common.errors.js';
 import { retryOnConflict } from '../../../database/transient-conflict.js';
@@ -95,10 +96,9 @@ export class WaitingPoints {
     const digest = canonicalDigest(answers);
     const result = await retryOnConflict(() =>
       this.dataSource.transaction(async (manager) => {
-        const [run] = await manager.query<{ status: string; attempts: number }[]>(
-          `SELECT status, attempts FROM runs WHERE id = $1 FOR UPDATE`,
-          [point.runId],
-        );
+        const [run] = await manager.query<
+          { status: string; attempts: number; origin_request_id: string | null }[]
+        >(`SELECT status, attempts, origin_request_id FROM runs WHERE id = $1 FOR UPDATE`, [point.runId]);
         const [current] = await manager.query<AnswerState[]>(
           `SELECT status, answers_digest, answer_request_id FROM waiting_points WHERE id = $1 FOR UPDATE`,
           [point.id],
@@ -107,10 +107,15 @@ export class WaitingPoints {
           if (requestId === null || current.answer_request_id !== requestId)
             throw RunsErrors.alreadyAnswered();
           if (current.answers_digest !== digest) throw CommonErrors.requestIdConflict(requestId);
-          return { replay: true as const, events: [] as RunEvent[], attempts: 0 };
+          return { replay: true as const, events: [] as RunEvent[], queued: null };
         }
         if (current.status !== 'open' || run?.status !== 'waiting') throw RunsErrors.notWaiting();
-        await manager.query(`UPDATE runs SET status = 'queued' WHERE id = $1`, [point.runId]);
+        // The answering request is named on the log lines of the execution it resumes.
+        const resumeRequestId = currentRequestId();
+        await manager.query(`UPDATE runs SET status = 'queued', resume_request_id = $2 WHERE id = $1`, [
+          point.runId,
+          resumeRequestId,
+        ]);
         await manager.query(
           `UPDATE waiting_points SET status = 'answered', answers = $2::jsonb, answered_by = $3, answered_at = now(),
                   answer_request_id = $4, answers_digest = $5
@@ -118,12 +123,18 @@ export class WaitingPoints {
           [point.id, JSON.stringify(answers), answeredBy, requestId, digest],
         );
         const events = await this.events.appendIn(manager, point.runId, [statusEvent('queued')]);
-        return { replay: false as const, events, attempts: run.attempts };
+        const queued = {
+          id: point.runId,
+          attempts: run.attempts,
+          originRequestId: run.origin_request_id,
+          resumeRequestId,
+        };
+        return { replay: false as const, events, queued };
       }),
     );
     if (!result.replay) {
       await this.events.publish(point.runId, result.events);
-      await this.dispatcher.dispatch({ id: point.runId, attempts: result.attempts });
+      await this.dispatcher.dispatch(result.queued);
     }
     return this.dataSource.getRepository(WaitingPointEntity).findOneByOrFail({ id: point.id });
   }

@@ -1,7 +1,18 @@
+import { z } from 'zod';
+
 export const AGENT_RUNS_QUEUE = 'agent-runs';
 export const EXECUTE_RUN_JOB = 'execute-run';
 
-/** A job only names the run: everything else is read from PostgreSQL when it executes. */
-export interface AgentRunJob {
-  runId: string;
-}
+/**
+ * A job names the run, and for its log lines the requests behind it: `requestId` the X-Request-Id of
+ * the request that created the run, `resumeRequestId` that of the answer that resumed it. Everything
+ * else is read from PostgreSQL when it executes. Jobs enqueued before the request ids existed hold only
+ * `runId` and stay valid.
+ */
+export const agentRunJobSchema = z.object({
+  runId: z.string().min(1),
+  requestId: z.string().nullish(),
+  resumeRequestId: z.string().nullish(),
+});
+
+export type AgentRunJob = z.infer<typeof agentRunJobSchema>;

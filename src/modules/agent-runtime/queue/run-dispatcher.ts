@@ -16,6 +16,15 @@ export function runJobId(run: QueuedRun): string {
   return run.attempts === 0 ? run.id : `${run.id}.a${run.attempts}`;
 }
 
+/** The job's payload: the run and, when known, the requests that created and resumed it. */
+function jobOf(run: QueuedRun): AgentRunJob {
+  return {
+    runId: run.id,
+    requestId: run.originRequestId,
+    ...(run.resumeRequestId === null ? {} : { resumeRequestId: run.resumeRequestId }),
+  };
+}
+
 /**
  * Wakes a worker for a queued run. A failed wake-up loses nothing: the run row stays `queued` and the
  * reconciler enqueues it again.
@@ -34,21 +43,16 @@ export class RunDispatcher {
   async dispatch(run: QueuedRun): Promise<boolean> {
     const runId = run.id;
     try {
-      await enqueueOrFail(
-        this.redis,
-        this.queue,
-        EXECUTE_RUN_JOB,
-        { runId },
-        {
-          jobId: runJobId(run),
-          removeOnComplete: true,
-          removeOnFail: true,
-        },
-      );
+      await enqueueOrFail(this.redis, this.queue, EXECUTE_RUN_JOB, jobOf(run), {
+        jobId: runJobId(run),
+        removeOnComplete: true,
+        removeOnFail: true,
+      });
       return true;
     } catch (error) {
       this.logger.warn(
-        { run_id: runId, err: (error as Error).message },
+        // `request_id` is already the serving request (HTTP) or the finishing run (worker).
+        { run_id: runId, origin_request_id: run.originRequestId, err: (error as Error).message },
         'run not enqueued; the reconciler will',
       );
       return false;

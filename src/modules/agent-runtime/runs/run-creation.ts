@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
 import { CommonErrors } from '../../../common/errors/common.errors.js';
+import { currentRequestId } from '../../../common/request-id/request-context.js';
 import { isUniqueViolation } from '../../../database/unique-violation.js';
 import type { ThreadEntity } from '../../threads/thread.entity.js';
 import { ThreadsErrors } from '../../threads/threads.errors.js';
@@ -102,6 +103,7 @@ export class RunCreation {
         parentRunId: request.parentRunId ?? null,
         requestId: request.requestId,
         payloadDigest: digest,
+        originRequestId: currentRequestId(),
       });
       // jsonb columns defeat TypeORM's deep-partial typing; the entity is complete. `created_at` orders
       // the thread's queue, so it is the time the run took the thread (now), not when the transaction began.

@@ -70,6 +70,14 @@ export class RunEntity {
   @Column({ type: 'char', length: 64, nullable: true })
   payloadDigest: string | null;
 
+  /** The X-Request-Id of the HTTP request that created the run (`request_id` on its worker log lines). */
+  @Column({ type: 'varchar', length: 128, nullable: true })
+  originRequestId: string | null;
+
+  /** The X-Request-Id of the answer that last resumed the run (`resume_request_id` on its log lines). */
+  @Column({ type: 'varchar', length: 128, nullable: true })
+  resumeRequestId: string | null;
+
   /** The agent selection intersected with what the user may use, frozen when the run is first claimed. */
   @Column({ type: 'jsonb', nullable: true })
   configSnapshot: RunConfigSnapshot | null;

@@ -4,10 +4,12 @@ import { DataSource, In, Repository, type EntityManager } from 'typeorm';
 import { ACTIVE_STATUSES } from './run-status.js';
 import { RunEntity } from './run.entity.js';
 
-/** A queued run and how many times it was claimed (which names its next job). */
+/** A queued run, how many times it was claimed (which names its next job), and the requests behind it. */
 export interface QueuedRun {
   id: string;
   attempts: number;
+  originRequestId: string | null;
+  resumeRequestId: string | null;
 }
 
 const ACTIVE_LIST = `('${ACTIVE_STATUSES.join("','")}')`;
@@ -57,13 +59,14 @@ export class RunsRepository {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<QueuedRun | null> {
     const [head] = await this.activeInThread(threadId, manager);
-    return head?.status === 'queued' ? { id: head.id, attempts: head.attempts } : null;
+    return head?.status === 'queued' ? head : null;
   }
 
   /** Queued runs at the head of their thread, created before `olderThanSeconds` ago. */
   async queuedHeads(olderThanSeconds: number, limit: number): Promise<QueuedRun[]> {
     return this.dataSource.query<QueuedRun[]>(
-      `SELECT r.id, r.attempts FROM runs r
+      `SELECT r.id, r.attempts, r.origin_request_id AS "originRequestId", r.resume_request_id AS "resumeRequestId"
+         FROM runs r
         WHERE r.status = 'queued' AND r.created_at < now() - make_interval(secs => $1)
           AND NOT EXISTS (
             SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.id <> r.id
@@ -73,14 +76,14 @@ export class RunsRepository {
     );
   }
 
-  /** Runs held under a lease that has expired. */
-  async expiredLeases(limit: number): Promise<string[]> {
-    const rows = await this.dataSource.query<{ id: string }[]>(
-      `SELECT id FROM runs WHERE status IN ('running', 'cancel_requested') AND lease_expires_at < now()
+  /** Runs held under a lease that has expired (with the request that created each, for the log). */
+  expiredLeases(limit: number): Promise<{ id: string; originRequestId: string | null }[]> {
+    return this.dataSource.query<{ id: string; originRequestId: string | null }[]>(
+      `SELECT id, origin_request_id AS "originRequestId" FROM runs
+        WHERE status IN ('running', 'cancel_requested') AND lease_expires_at < now()
         ORDER BY lease_expires_at LIMIT $1`,
       [limit],
     );
-    return rows.map((row) => row.id);
   }
 
   countInThread(threadId: string): Promise<number> {

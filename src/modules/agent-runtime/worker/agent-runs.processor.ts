@@ -3,10 +3,11 @@ import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nest
 import type { Job } from 'bullmq';
 import { AppConfig } from '../../../config/app-config.js';
 import { Checkpointer } from '../graph/checkpointer.js';
-import { AGENT_RUNS_QUEUE, type AgentRunJob } from '../queue/agent-runs.queue.js';
+import { AGENT_RUNS_QUEUE, agentRunJobSchema } from '../queue/agent-runs.queue.js';
 import { ActiveRuns } from './active-runs.js';
 import { RunCancelSignals } from './run-cancel-signals.js';
 import { RunExecutor } from './run-executor.js';
+import { RunLogContext } from './run-log-context.js';
 
 /** Time kept back from the shutdown grace period to hand unfinished runs back. */
 const RELEASE_MARGIN_MS = 1_000;
@@ -30,6 +31,7 @@ export class AgentRunsProcessor
     private readonly active: ActiveRuns,
     private readonly checkpointer: Checkpointer,
     private readonly config: AppConfig,
+    private readonly logContext: RunLogContext,
   ) {
     super();
   }
@@ -45,10 +47,24 @@ export class AgentRunsProcessor
       .catch((error: Error) => this.logger.error({ err: error.message }, 'agent-runs worker stopped'));
   }
 
-  async process(job: Job<AgentRunJob>, _token?: string, signal?: AbortSignal): Promise<string> {
-    const result = await this.executor.execute(job.data.runId, signal);
-    if (result !== 'claimed') this.logger.debug({ run_id: job.data.runId, result }, 'run not claimed');
-    return result;
+  /** A payload that is not a run job cannot name a run: it is logged and dropped, not retried. */
+  async process(job: Job<unknown>, _token?: string, signal?: AbortSignal): Promise<string> {
+    const parsed = agentRunJobSchema.safeParse(job.data);
+    if (!parsed.success) {
+      this.logger.error(
+        { job_id: job.id, issues: parsed.error.issues },
+        'agent-runs job dropped: bad payload',
+      );
+      return 'invalid_payload';
+    }
+    const data = parsed.data;
+    return this.logContext.run(data, async () => {
+      const result = await this.executor.execute(data.runId, signal, (run) =>
+        this.logContext.adopt(data, run),
+      );
+      if (result !== 'claimed') this.logger.debug({ result }, 'run not claimed');
+      return result;
+    });
   }
 
   /** Stop taking runs, let active ones finish within the grace period, then hand the rest back. */

@@ -64,12 +64,21 @@ export class RunExecutor implements OnModuleInit {
     });
   }
 
-  /** Executes the run if it can be claimed; `jobSignal` is BullMQ's abort signal for the job. */
-  async execute(runId: string, jobSignal?: AbortSignal): Promise<ClaimResult['kind']> {
+  /**
+   * Executes the run if it can be claimed; `jobSignal` is BullMQ's abort signal for the job. Log lines
+   * name the run through the caller's log context (`RunLogContext`); `onClaimed` completes it from the row.
+   */
+  async execute(
+    runId: string,
+    jobSignal?: AbortSignal,
+    onClaimed?: (run: RunEntity) => void,
+  ): Promise<ClaimResult['kind']> {
     const leaseToken = randomUUID();
     const claim = await this.transitions.claim(runId, leaseToken);
     if (claim.kind !== 'claimed') return claim.kind;
     const run = claim.run;
+    onClaimed?.(run);
+    this.logger.log({ attempt: run.attempts }, 'run claimed');
 
     const stop = new AbortController();
     const onJobAbort = () => stop.abort('cancel' satisfies StopReason);
@@ -176,7 +185,7 @@ export class RunExecutor implements OnModuleInit {
         'The run reached its step limit (max_execution_steps).',
       );
     if (error instanceof DomainError) return failed(error.code, error.message, error.details);
-    this.logger.error({ run_id: run.id, err: error }, 'run failed unexpectedly');
+    this.logger.error({ err: error }, 'run failed unexpectedly');
     return failed(RunFailureCodes.internal, 'The run failed unexpectedly.');
   }
 
@@ -185,28 +194,36 @@ export class RunExecutor implements OnModuleInit {
       if (ending.kind === 'waiting') {
         const { tool_call_id: toolCallId, questions } = ending.question;
         // A cancel requested meanwhile wins over the question.
-        if ((await this.waitingPoints.park(run, leaseToken, toolCallId, questions)) === 'not_running')
-          await this.transitions.finish(run, leaseToken, { status: 'cancelled' });
+        if ((await this.waitingPoints.park(run, leaseToken, toolCallId, questions)) === 'not_running') {
+          if (await this.transitions.finish(run, leaseToken, { status: 'cancelled' }))
+            this.logger.log({ status: 'cancelled' }, 'run finished');
+        } else this.logger.log({ tool_call_id: toolCallId }, 'run waiting');
         return;
       }
       if (ending.kind === 'outcome') {
-        if (!(await this.transitions.finish(run, leaseToken, ending.outcome)))
-          this.logger.warn({ run_id: run.id }, 'lease lost before the outcome was recorded');
+        if (await this.transitions.finish(run, leaseToken, ending.outcome))
+          this.logger.log(
+            { status: ending.outcome.status, error_code: ending.outcome.error?.code },
+            'run finished',
+          );
+        else this.logger.warn('lease lost before the outcome was recorded');
         return;
       }
       switch (ending.reason) {
         case 'cancel':
-          await this.transitions.finish(run, leaseToken, { status: 'cancelled' });
+          if (await this.transitions.finish(run, leaseToken, { status: 'cancelled' }))
+            this.logger.log({ status: 'cancelled' }, 'run finished');
           return;
         case 'shutdown':
           await this.transitions.release(run, leaseToken);
+          this.logger.log('run handed back at shutdown');
           return;
         case 'lease_lost':
-          this.logger.warn({ run_id: run.id }, 'lease lost: another worker or the reconciler owns the run');
+          this.logger.warn('lease lost: another worker or the reconciler owns the run');
       }
     } catch (error) {
       // The lease runs out and the reconciler takes over.
-      this.logger.error({ run_id: run.id, err: error }, 'could not record how the run ended');
+      this.logger.error({ err: error }, 'could not record how the run ended');
     }
   }
 }

@@ -44,11 +44,14 @@ export class RunReconciler implements OnApplicationBootstrap, OnApplicationShutd
   /** One pass (also called directly by tests and benchmarks). */
   async reconcile(): Promise<{ recovered: number; dispatched: number; purgedThreads: number }> {
     let recovered = 0;
-    for (const runId of await this.runs.expiredLeases(BATCH)) {
-      const status = await this.transitions.recoverExpired(runId);
+    for (const run of await this.runs.expiredLeases(BATCH)) {
+      const status = await this.transitions.recoverExpired(run.id);
       if (status !== null) {
         recovered++;
-        this.logger.warn({ run_id: runId, status }, 'recovered a run whose lease expired');
+        this.logger.warn(
+          { run_id: run.id, request_id: run.originRequestId, status },
+          'recovered a run whose lease expired',
+        );
       }
     }
     let dispatched = 0;

@@ -7,6 +7,7 @@ import {
 } from '@langchain/core/messages';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { interrupt } from '@langchain/langgraph';
+import { Logger } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import type { ToolExecutionContext } from '../../tools/execution/tool-execution-context.js';
 import type { ToolExecutor } from '../../tools/execution/tool-executor.js';
@@ -42,6 +43,9 @@ export interface QuestionInterrupt {
 }
 
 type ModelToolCall = NonNullable<AIMessage['tool_calls']>[number];
+
+/** Its lines carry the run's log fields (`RunLogContext`). */
+const logger = new Logger('RunSession');
 
 /** Thrown at a safe point once the run was asked to stop (cancel, lost lease, shutdown). */
 export class RunStoppedError extends Error {
@@ -228,6 +232,7 @@ export class RunSession implements AgentSteps {
   }
 
   private async execute(call: ModelToolCall): Promise<ToolCallResult> {
+    logger.debug({ tool_call_id: call.id, tool: call.name }, 'tool call');
     return this.deps.executor.execute(
       { id: call.id!, name: call.name, args: this.invalidArgs.get(call.id!) ?? call.args },
       // A resumed run re-enters at its tools step: it gets what its model call would have shown.
