@@ -1,7 +1,11 @@
 // Lint that catches real bugs: promises nobody awaits, promises where callbacks are expected,
-// switches that miss a case. Type-aware, over src/, migrations/, test/ and bench/.
+// switches that miss a case. Type-aware, over src/, migrations/, test/ and bench/. In src/, modules are
+// entered through their front door only (eslint-rules/module-boundaries.cjs).
+import { createRequire } from 'node:module';
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+const moduleBoundaries = createRequire(import.meta.url)('./eslint-rules/module-boundaries.cjs');
 
 export default tseslint.config(
   {
@@ -31,6 +35,12 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-extraneous-class': 'off',
     },
+  },
+  {
+    // Tests and benchmarks may reach into a module to test its internals; src/ may not.
+    files: ['src/**/*.ts'],
+    plugins: { local: { rules: { 'module-boundaries': moduleBoundaries } } },
+    rules: { 'local/module-boundaries': 'error' },
   },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],

@@ -3,6 +3,7 @@ import type { AppConfig } from './config/app-config.js';
 import { CryptoModule } from './common/crypto/crypto.module.js';
 import { AppConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { ENTITIES } from './entities.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { QueueModule } from './queue/queue.module.js';
 import { RedisModule } from './redis/redis.module.js';
@@ -13,7 +14,7 @@ export function coreImports(config: AppConfig) {
     AppConfigModule.forRoot(config),
     CryptoModule,
     LoggingModule,
-    DatabaseModule,
+    DatabaseModule.forRoot(ENTITIES),
     RedisModule,
     QueueModule,
     DiscoveryModule,

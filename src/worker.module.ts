@@ -1,13 +1,27 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { coreImports } from './core-imports.js';
 import type { AppConfig } from './config/app-config.js';
-import { AgentRunWorkerModule } from './modules/agent-runtime/agent-run-worker.module.js';
-import { MaintenanceModule } from './modules/maintenance/maintenance.module.js';
+import { AgentRunWorkerModule } from './modules/agent-runtime/index.js';
+import { ArtifactsModule } from './modules/artifacts/index.js';
+import { ImprovementMarksToolModule } from './modules/improvement-marks/index.js';
+import { MaintenanceModule } from './modules/maintenance/index.js';
+import { OcrModule } from './modules/ocr/index.js';
+import { WorkspaceModule } from './modules/workspace/index.js';
 import { ShutdownLog } from './bootstrap/shutdown-log.js';
 import { BoundedWorkerDrain } from './queue/bounded-worker-drain.js';
 
-/** Modules holding queue consumers: what a worker process runs. */
-export const WORKER_MODULES = [MaintenanceModule, AgentRunWorkerModule];
+/**
+ * What a worker process runs: the modules holding queue consumers, and every module that registers
+ * tools, so the worker can execute them.
+ */
+export const WORKER_MODULES = [
+  MaintenanceModule,
+  AgentRunWorkerModule,
+  WorkspaceModule,
+  ArtifactsModule,
+  OcrModule,
+  ImprovementMarksToolModule,
+];
 
 /** The worker process: queue consumers without the HTTP layer. */
 @Module({})

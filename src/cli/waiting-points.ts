@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { runEntrypoint } from '../bootstrap/run-entrypoint.js';
-import { RunTransitions } from '../modules/agent-runtime/runs/run-transitions.js';
+import { RunTransitions } from '../modules/agent-runtime/index.js';
 import { WaitingPointsCliModule } from './waiting-points-cli.module.js';
 
 interface OpenPoint {

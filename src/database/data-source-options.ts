@@ -1,6 +1,5 @@
 import type { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations/index.js';
-import { ENTITIES } from './entities.js';
 import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 
 export interface DatabaseConnection {
@@ -9,12 +8,21 @@ export interface DatabaseConnection {
   applicationName?: string;
 }
 
-/** Shared by the application and the TypeORM CLI. Never `synchronize`: the schema is the migrations. */
-export function buildDataSourceOptions(connection: DatabaseConnection): DataSourceOptions {
+/** An entity class (the list is composed outside `src/database`, in `src/entities.ts`). */
+export type EntityClass = new () => object;
+
+/**
+ * Shared by the application and the TypeORM CLI. Never `synchronize`: the schema is the migrations.
+ * The entities come from the caller, so this folder depends on no module.
+ */
+export function buildDataSourceOptions(
+  connection: DatabaseConnection,
+  entities: readonly EntityClass[],
+): DataSourceOptions {
   return {
     type: 'postgres',
     url: connection.url,
-    entities: [...ENTITIES],
+    entities: [...entities],
     migrations: [...MIGRATIONS],
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',

@@ -43,6 +43,7 @@ export default async function globalSetup(): Promise<void> {
   const { DataSource } = await import('typeorm');
   const { buildDataSourceOptions } = await import('../../src/database/data-source-options.js');
   const { runMigrationsExclusively } = await import('../../src/database/run-migrations.js');
+  const { ENTITIES } = await import('../../src/entities.js');
 
   const runId = randomBytes(4).toString('hex');
   process.env.YUXI_TEST_RUN_ID = runId; // inherited by the test workers
@@ -56,7 +57,7 @@ export default async function globalSetup(): Promise<void> {
     await client.query(`CREATE DATABASE "${templateDatabase(runId)}"`);
   });
   const dataSource = new DataSource(
-    buildDataSourceOptions({ url: databaseUrl(templateDatabase(runId)), poolSize: 2 }),
+    buildDataSourceOptions({ url: databaseUrl(templateDatabase(runId)), poolSize: 2 }, ENTITIES),
   );
   await dataSource.initialize();
   try {

@@ -1,16 +1,12 @@
 import { Module } from '@nestjs/common';
-import { AgentsModule } from '../agents/agents.module.js';
-import { ArtifactsModule } from '../artifacts/artifacts.module.js';
-import { ImprovementMarksToolModule } from '../improvement-marks/improvement-marks-tool.module.js';
-import { OcrModule } from '../ocr/ocr.module.js';
-import { ToolsModule } from '../tools/tools.module.js';
-import { WorkspaceModule } from '../workspace/workspace.module.js';
-import { RunAuthorization } from './assembly/run-authorization.js';
+import { AgentsModule } from '../agents/index.js';
+import { ToolsModule } from '../tools/index.js';
 import { RunContextPreparer } from './assembly/run-context-preparer.js';
 import { ToolAssembler } from './assembly/tool-assembler.js';
 import { Checkpointer } from './graph/checkpointer.js';
 import { ChatModelFactory } from './model/chat-model.factory.js';
 import { RunAssemblyPortsModule } from './run-assembly-ports.module.js';
+import { RunAuthorizationModule } from './run-authorization.module.js';
 import { RunsCoreModule } from './runs-core.module.js';
 import { ActiveRuns } from './worker/active-runs.js';
 import { AgentRunsProcessor } from './worker/agent-runs.processor.js';
@@ -20,24 +16,14 @@ import { RunReconciler } from './worker/run-reconciler.js';
 
 /**
  * Worker side of runs: the `agent-runs` consumer, the executor (assembly, graph, checkpointer, model,
- * tools) and the reconciler. Imports every module that registers tools, so a worker process can
- * execute them.
+ * tools) and the reconciler. The modules that register tools are composed next to it by the worker
+ * process (`WORKER_MODULES`, `src/worker.module.ts`), so this module depends on none of them.
  */
 @Module({
-  imports: [
-    RunsCoreModule,
-    RunAssemblyPortsModule,
-    ToolsModule,
-    AgentsModule,
-    WorkspaceModule,
-    ArtifactsModule,
-    OcrModule,
-    ImprovementMarksToolModule,
-  ],
+  imports: [RunsCoreModule, RunAssemblyPortsModule, RunAuthorizationModule, ToolsModule, AgentsModule],
   providers: [
     Checkpointer,
     ChatModelFactory,
-    RunAuthorization,
     RunContextPreparer,
     ToolAssembler,
     ActiveRuns,

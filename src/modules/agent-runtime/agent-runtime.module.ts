@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { ArtifactsModule } from '../artifacts/artifacts.module.js';
-import { ThreadsModule } from '../threads/threads.module.js';
+import { ArtifactsModule } from '../artifacts/index.js';
+import { ThreadsModule } from '../threads/index.js';
 import { AgentCallsController } from './agent-calls/agent-calls.controller.js';
 import { AgentCallsService } from './agent-calls/agent-calls.service.js';
 import { RunEventStreams } from './events/run-event-streams.js';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ToolsModule } from '../tools/tools.module.js';
-import { UsersModule } from '../users/users.module.js';
+import { ToolsModule } from '../tools/index.js';
+import { UsersModule } from '../users/index.js';
 import { AgentEntity } from './agent.entity.js';
 import { AgentsController } from './agents.controller.js';
 import { AgentsRepository } from './agents.repository.js';

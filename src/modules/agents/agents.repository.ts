@@ -45,9 +45,13 @@ export class AgentsRepository {
     ).getOne();
   }
 
-  /** By id regardless of who asks: the caller applies `canRead` (used where "gone" and "denied" differ). */
-  findById(id: string): Promise<AgentEntity | null> {
-    return this.rows.findOneBy({ id });
+  /**
+   * By id regardless of who asks: the caller applies `canRead` (used where "gone" and "denied" differ).
+   * Given a transaction's `manager`, read in it and locked FOR SHARE until it ends.
+   */
+  findById(id: string, manager?: EntityManager): Promise<AgentEntity | null> {
+    if (manager === undefined) return this.rows.findOneBy({ id });
+    return manager.getRepository(AgentEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_read' } });
   }
 
   listReadablePage(

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { decodeCursor, toPage, type Page } from '../../common/pagination/cursor.js';
 import { AppConfig } from '../../config/app-config.js';
 import { isUniqueViolation } from '../../database/unique-violation.js';
@@ -97,9 +98,12 @@ export class AgentsService {
     return agent === null ? null : usable(agent);
   }
 
-  /** The agent with this id as `actor` may run it now (what runs use: a thread is bound to an id). */
-  async accessById(actor: AgentActor, id: string): Promise<AgentAccess> {
-    const agent = await this.agents.findById(id);
+  /**
+   * The agent with this id as `actor` may run it now (what runs use: a thread is bound to an id). Given
+   * a transaction's `manager`, the row is read in it and locked FOR SHARE until it ends.
+   */
+  async accessById(actor: AgentActor, id: string, manager?: EntityManager): Promise<AgentAccess> {
+    const agent = await this.agents.findById(id, manager);
     if (agent === null) return { kind: 'deleted' };
     return canRead(actor, agent) ? { kind: 'usable', agent: usable(agent) } : { kind: 'denied' };
   }

@@ -2,11 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { DomainError } from '../../common/errors/domain-error.js';
-import { ToolEvents } from '../tools/execution/tool-event-sink.js';
-import type { ToolInvocation } from '../tools/execution/tool-execution-context.js';
-import { AgentTool } from '../tools/registry/agent-tool.decorator.js';
-import { WorkspacePathResolver } from '../workspace/paths/workspace-path-resolver.js';
-import { isInternalWorkspacePath } from '../workspace/paths/virtual-paths.js';
+import { AgentTool, ToolEvents, type ToolInvocation } from '../tools/index.js';
+import { isInternalWorkspacePath, WorkspacePathResolver } from '../workspace/index.js';
 import { ThreadArtifactsRepository } from './thread-artifacts.repository.js';
 
 const schema = z.strictObject({

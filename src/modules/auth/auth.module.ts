@@ -4,7 +4,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../../config/app-config.js';
-import { UsersModule } from '../users/users.module.js';
+import { UsersModule } from '../users/index.js';
 import { ApiKeyDeriver } from './api-keys/api-key-deriver.js';
 import { ApiKeyTombstoneEntity } from './api-keys/api-key-tombstone.entity.js';
 import { ApiKeyEntity } from './api-keys/api-key.entity.js';

@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PasswordHasher } from '../../common/crypto/password-hasher.js';
-import type { UserEntity } from '../users/user.entity.js';
-import { UsersRepository } from '../users/users.repository.js';
+import { UserAccounts, type UserAccount } from '../users/index.js';
 import { AuthErrors } from './auth.errors.js';
 import { MeDto, type LoginDto, type TokenDto } from './dto/login.dto.js';
 import { LoginRateLimiter } from './login-rate-limiter.js';
@@ -12,7 +11,7 @@ export class AuthService {
   private readonly logger = new Logger(AuthService.name);
 
   constructor(
-    private readonly users: UsersRepository,
+    private readonly users: UserAccounts,
     private readonly hasher: PasswordHasher,
     private readonly tokens: TokenService,
     private readonly limiter: LoginRateLimiter,
@@ -24,7 +23,7 @@ export class AuthService {
     const attempt = await this.limiter.reserve(ip);
     if (!attempt.allowed) throw AuthErrors.tooManyLoginAttempts(attempt.retryAfterSeconds);
     let failed = false;
-    let user: UserEntity | null;
+    let user: UserAccount | null;
     try {
       user = await this.users.findByUsername(input.username);
       const valid =
@@ -48,7 +47,7 @@ export class AuthService {
   }
 
   /** The password is known right now: store it at the current cost if its hash is older and weaker. */
-  private async upgradeHashIfWeak(user: UserEntity, password: string): Promise<void> {
+  private async upgradeHashIfWeak(user: UserAccount, password: string): Promise<void> {
     if (!this.hasher.needsRehash(user.passwordHash)) return;
     try {
       await this.users.upgradePasswordHash(user.id, user.passwordHash, await this.hasher.hash(password));

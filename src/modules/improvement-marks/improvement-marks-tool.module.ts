@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ToolsModule } from '../tools/tools.module.js';
+import { RunAuthorizationModule } from '../agent-runtime/index.js';
+import { ToolsModule } from '../tools/index.js';
 import { ImprovementMarkEntity } from './improvement-mark.entity.js';
 import { ImprovementMarksRepository } from './improvement-marks.repository.js';
 import { MarkForImprovementTool } from './tool/mark-for-improvement.tool.js';
@@ -11,7 +12,7 @@ import { MarkRecorder } from './tool/mark-recorder.js';
  * to execute the tool; `ImprovementMarksModule` adds the review API on top.
  */
 @Module({
-  imports: [ToolsModule, TypeOrmModule.forFeature([ImprovementMarkEntity])],
+  imports: [ToolsModule, RunAuthorizationModule, TypeOrmModule.forFeature([ImprovementMarkEntity])],
   providers: [ImprovementMarksRepository, MarkRecorder, MarkForImprovementTool],
   exports: [ImprovementMarksRepository],
 })

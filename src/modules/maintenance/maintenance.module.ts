@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import { ApiKeyRetentionModule } from '../auth/api-keys/api-key-retention.module.js';
-import { ImprovementMarksRetentionModule } from '../improvement-marks/retention/improvement-marks-retention.module.js';
+import { ApiKeyRetentionModule } from '../auth/index.js';
+import { ImprovementMarksRetentionModule } from '../improvement-marks/index.js';
 import { MaintenanceProcessor } from './maintenance.processor.js';
 import { MAINTENANCE_QUEUE } from './maintenance.queue.js';
 import { MaintenanceScheduler } from './maintenance.scheduler.js';

@@ -1,8 +1,8 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
-import { ApiKeyRetention } from '../auth/api-keys/api-key-retention.js';
-import { ImprovementMarksRetention } from '../improvement-marks/retention/improvement-marks-retention.js';
+import { ApiKeyRetention } from '../auth/index.js';
+import { ImprovementMarksRetention } from '../improvement-marks/index.js';
 import { MAINTENANCE_QUEUE, MaintenanceJobs } from './maintenance.queue.js';
 
 /** Housekeeping jobs; each is idempotent, so a redelivered job does no harm. */

@@ -1,11 +1,13 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import type { ToolInvocation, ToolOutput } from '../tools/execution/tool-execution-context.js';
-import { AgentTool } from '../tools/registry/agent-tool.decorator.js';
-import type { ToolAvailability } from '../tools/registry/tool-metadata.js';
-import { ToolRegistry } from '../tools/registry/tool-registry.js';
-import { WorkspacePathResolver } from '../workspace/paths/workspace-path-resolver.js';
+import {
+  AgentTool,
+  type ToolAvailability,
+  type ToolInvocation,
+  type ToolOutput,
+  ToolRegistry,
+} from '../tools/index.js';
+import { WorkspacePathResolver, WorkspaceQuota } from '../workspace/index.js';
 import { archiveLimitsOf } from './archive/archive-limits.js';
-import { WorkspaceQuota } from '../workspace/quota/workspace-quota.js';
 import { detectDocumentType, type DocumentType } from './detect-type.js';
 import { HttpEngine } from './engines/http-engine.js';
 import { LocalEngine } from './engines/local-engine.js';

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { SafeHttpModule } from '../../common/http-safety/safe-http.module.js';
 import { AppConfig } from '../../config/app-config.js';
-import { ToolsModule } from '../tools/tools.module.js';
-import { WorkspaceModule } from '../workspace/workspace.module.js';
+import { ToolsModule } from '../tools/index.js';
+import { WorkspaceModule } from '../workspace/index.js';
 import { HttpEngine } from './engines/http-engine.js';
 import { LocalEngine } from './engines/local-engine.js';
 import { OcrParseFileTool } from './ocr-parse-file.tool.js';

@@ -1,6 +1,6 @@
 import { mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { WorkspaceErrors } from '../workspace/workspace.errors.js';
+import { WorkspaceErrors } from '../workspace/index.js';
 import { OcrErrors } from './ocr.errors.js';
 
 /** Where results go, relative to the project workdir. */

@@ -1,8 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { ResolvedWorkspacePath } from '../workspace/paths/workspace-path-resolver.js';
-import { WorkspaceErrors } from '../workspace/workspace.errors.js';
+import { type ResolvedWorkspacePath, WorkspaceErrors } from '../workspace/index.js';
 import { assertFileSize } from './input-caps.js';
 
 export interface SourceFile {

@@ -14,8 +14,8 @@ import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiTags
 import { CurrentUser } from '../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
-import { ThreadArtifactsRepository } from '../artifacts/thread-artifacts.repository.js';
-import { WorkspaceService } from '../workspace/workspace.service.js';
+import { ArtifactsService } from '../artifacts/index.js';
+import { WorkspaceService } from '../workspace/index.js';
 import { ArtifactListDto, FileQueryDto, UploadedPathDto } from './dto/thread.dto.js';
 import { ThreadsErrors } from './threads.errors.js';
 import { ThreadsService, workdirOf } from './threads.service.js';
@@ -39,7 +39,7 @@ export class ThreadFilesController {
   constructor(
     private readonly threads: ThreadsService,
     private readonly workspace: WorkspaceService,
-    private readonly artifacts: ThreadArtifactsRepository,
+    private readonly artifacts: ArtifactsService,
   ) {}
 
   @Post('files')

@@ -2,14 +2,11 @@ import {
   Column,
   CreateDateColumn,
   Entity,
+  ForeignKey,
   Index,
-  JoinColumn,
-  ManyToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import { AgentEntity } from '../agents/agent.entity.js';
-import { UserEntity } from '../users/user.entity.js';
 
 /** A conversation of one user with one agent; its files live in the project workdir `project`. */
 @Entity({ name: 'threads' })
@@ -20,11 +17,8 @@ export class ThreadEntity {
   id: string;
 
   @Column({ type: 'uuid' })
+  @ForeignKey('users', { onDelete: 'CASCADE' })
   userId: string;
-
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: UserEntity;
 
   /**
    * The agent the thread was created with, by id: runs resolve the agent through it, never by slug.
@@ -32,11 +26,8 @@ export class ThreadEntity {
    */
   @Index('threads_agent_id_idx')
   @Column({ type: 'uuid', nullable: true })
+  @ForeignKey('agents', { onDelete: 'SET NULL', name: 'threads_agent_id_fkey' })
   agentId: string | null;
-
-  @ManyToOne(() => AgentEntity, { onDelete: 'SET NULL' })
-  @JoinColumn({ name: 'agent_id', foreignKeyConstraintName: 'threads_agent_id_fkey' })
-  agent?: AgentEntity;
 
   /** The agent's slug at creation (slugs never change), shown even after the agent is gone. */
   @Column({ type: 'varchar', length: 64 })

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { Repository, type EntityManager } from 'typeorm';
 import type { KeysetPosition } from '../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../common/pagination/keyset.js';
 import { ThreadEntity } from './thread.entity.js';
@@ -37,6 +37,15 @@ export class ThreadsRepository {
       .createQueryBuilder('t')
       .where('t.user_id = :userId AND t.parent_thread_id IS NULL', { userId });
     return newestFirstPage(query, 't', limit, after).getMany();
+  }
+
+  /** The thread's row locked FOR UPDATE in the caller's transaction (null if gone): its agent as of now. */
+  async lockIn(manager: EntityManager, id: string): Promise<Pick<ThreadEntity, 'agentId'> | null> {
+    const [locked] = await manager.query<{ agent_id: string | null }[]>(
+      `SELECT agent_id FROM threads WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    return locked === undefined ? null : { agentId: locked.agent_id };
   }
 
   async rename(userId: string, id: string, title: string): Promise<void> {

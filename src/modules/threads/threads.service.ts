@@ -6,8 +6,9 @@ import { CommonErrors } from '../../common/errors/common.errors.js';
 import { decodeCursor, toPage, type Page } from '../../common/pagination/cursor.js';
 import type { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { isForeignKeyViolation } from '../../database/unique-violation.js';
-import { AgentsService } from '../agents/agents.service.js';
-import { workdirVirtualPath } from '../workspace/paths/virtual-paths.js';
+import type { EntityManager } from 'typeorm';
+import { AgentsService } from '../agents/index.js';
+import { workdirVirtualPath } from '../workspace/index.js';
 import { ThreadDto, type CreateThreadDto } from './dto/thread.dto.js';
 import type { ThreadEntity } from './thread.entity.js';
 import { ThreadsErrors } from './threads.errors.js';
@@ -15,6 +16,9 @@ import { ThreadsRepository } from './threads.repository.js';
 
 /** The workdir slug of a thread: `/home/gem/user-data/workdir/t-<thread id>/`. */
 export const projectOf = (threadId: string) => `t-${threadId}`;
+
+/** A thread as other modules hold it: which thread, bound to which agent. */
+export type ThreadRef = Pick<ThreadEntity, 'id' | 'agentSlug'>;
 
 export const workdirOf = (thread: Pick<ThreadEntity, 'project'>) => workdirVirtualPath(thread.project);
 
@@ -76,6 +80,19 @@ export class ThreadsService {
   async get(user: AuthenticatedUser, id: string): Promise<ThreadDto> {
     const thread = await this.getOwned(user, id);
     return ThreadDto.from(thread, workdirOf(thread));
+  }
+
+  /**
+   * Takes the thread for a new run, inside the caller's transaction: its row is locked FOR UPDATE, so
+   * run creations on one thread take turns until that transaction ends. Returns the id of the thread's
+   * agent as of the lock (not as read before: an agent deleted meanwhile has nulled it);
+   * `threads.not_found` if the thread is gone, `threads.agent_deleted` if its agent is.
+   */
+  async lockForRun(manager: EntityManager, thread: ThreadRef): Promise<string> {
+    const locked = await this.threads.lockIn(manager, thread.id);
+    if (locked === null) throw ThreadsErrors.notFound();
+    if (locked.agentId === null) throw ThreadsErrors.agentDeleted(thread.id, thread.agentSlug);
+    return locked.agentId;
   }
 
   async rename(user: AuthenticatedUser, id: string, title: string): Promise<ThreadDto> {

@@ -5,15 +5,24 @@ import { DepartmentsController } from './departments.controller.js';
 import { DepartmentsRepository } from './departments.repository.js';
 import { DepartmentsService } from './departments.service.js';
 import { InitialAccounts } from './initial-accounts.js';
+import { UserAccounts } from './user-accounts.js';
 import { UserEntity } from './user.entity.js';
 import { UsersController } from './users.controller.js';
 import { UsersRepository } from './users.repository.js';
 import { UsersService } from './users.service.js';
 
+/** Users and departments; other modules ask `UserAccounts`, never the `users` table. */
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity, DepartmentEntity])],
   controllers: [UsersController, DepartmentsController],
-  providers: [UsersRepository, DepartmentsRepository, UsersService, DepartmentsService, InitialAccounts],
-  exports: [UsersRepository],
+  providers: [
+    UsersRepository,
+    DepartmentsRepository,
+    UsersService,
+    DepartmentsService,
+    InitialAccounts,
+    UserAccounts,
+  ],
+  exports: [UserAccounts],
 })
 export class UsersModule {}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { ToolInvocation } from '../tools/execution/tool-execution-context.js';
+import type { ToolInvocation } from '../tools/index.js';
 import { onPath } from './files/fs-errors.js';
 import { LARGE_TOOL_RESULTS_DIR } from './paths/virtual-paths.js';
 import { WorkspacePathResolver } from './paths/workspace-path-resolver.js';

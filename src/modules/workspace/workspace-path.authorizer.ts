@@ -1,7 +1,9 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import type { ToolExecutionContext } from '../tools/execution/tool-execution-context.js';
-import type { ToolResourceAuthorizer } from '../tools/execution/tool-resource-authorizer.js';
-import { ToolResourceAuthorizers } from '../tools/execution/tool-resource-authorizers.js';
+import {
+  type ToolExecutionContext,
+  type ToolResourceAuthorizer,
+  ToolResourceAuthorizers,
+} from '../tools/index.js';
 import { WorkspacePathResolver, type WorkspaceAccess } from './paths/workspace-path-resolver.js';
 import { WorkspaceErrors } from './workspace.errors.js';
 

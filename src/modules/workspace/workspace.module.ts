@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ToolsModule } from '../tools/tools.module.js';
+import { ToolsModule } from '../tools/index.js';
 import { FileTools } from './files/file-tools.js';
 import { LargeToolResults } from './large-tool-results.js';
 import { SharedSkillReadPolicies } from './paths/shared-skill-read-policy.js';

@@ -3,8 +3,7 @@ import { createHash } from 'node:crypto';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
 import { DomainError } from '../../../common/errors/domain-error.js';
 import { AppConfig } from '../../../config/app-config.js';
-import type { ThreadEntity } from '../../threads/thread.entity.js';
-import { ThreadsService } from '../../threads/threads.service.js';
+import { ThreadsService, type ThreadRef } from '../../threads/index.js';
 import { RunEndWaiter } from '../events/run-end-waiter.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
 import { RunCreation } from '../runs/run-creation.js';
@@ -58,7 +57,7 @@ export class AgentCallsService {
     return { run_id: run.id, thread_id: thread.id, status, ...(output === null ? {} : { output }) };
   }
 
-  private async threadFor(user: AuthenticatedUser, input: CreateAgentCallDto): Promise<ThreadEntity> {
+  private async threadFor(user: AuthenticatedUser, input: CreateAgentCallDto): Promise<ThreadRef> {
     if (input.thread_id !== undefined) {
       const thread = await this.threads.getOwned(user, input.thread_id);
       if (thread.agentSlug !== input.agent_slug) throw threadAgentMismatch(thread.agentSlug);

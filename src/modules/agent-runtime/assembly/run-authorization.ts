@@ -1,46 +1,55 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import type { UserRole } from '../../../common/auth/user-role.js';
-import { AgentsService, type UsableAgent } from '../../agents/agents.service.js';
-import { RunAuthorizationRevokedError } from '../../tools/tools.errors.js';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AgentsService, type UsableAgent } from '../../agents/index.js';
+import { RunAuthorizationRevokedError } from '../../tools/index.js';
+import { UserAccounts, type ActiveActor } from '../../users/index.js';
 import type { RunEntity } from '../runs/run.entity.js';
 
-export interface RunActor {
-  id: string;
-  role: UserRole;
-  departmentId: string;
-}
+export type RunActor = ActiveActor;
 
 /** What identifies a run's user and agent: the agent by the id the thread is bound to, never by slug. */
 export type RunSubject = Pick<RunEntity, 'userId' | 'agentId' | 'agentSlug'>;
 
+/** What a write may rely on once `holdLeaseIn` passed: the run as stored. */
+export type HeldRun = Pick<RunEntity, 'agentId' | 'agentSlug' | 'userId' | 'threadId'>;
+
 /**
- * What a run may still do, re-checked from the database: the account is active, the run's agent (by
- * id) still exists and the user may still use it, and (for the lease holder) the lease is still this
- * token's. Any "no" ends the run. A database error is not a "no": it propagates as it is (before a
- * tool call it fails that call, at the start of a run the lease lapses and the run is retried).
+ * "May this run still act?", the one answer every tool that writes relies on: the account is active
+ * (users module), the run's agent (by id) still exists and the user may still use it (agents module),
+ * and (for the lease holder) the lease is still this token's. Any "no" ends the run. A database error is
+ * not a "no": it propagates as it is (before a tool call it fails that call, at the start of a run the
+ * lease lapses and the run is retried).
+ *
+ * Two variants: `verify` before each tool call (the runtime hands it to the execution boundary), and
+ * `holdLeaseIn` + `actorAndAgent(run, manager)` inside a writing tool's own transaction, where every
+ * row read is locked FOR SHARE, so none of the answers can change until the write commits.
  */
 @Injectable()
 export class RunAuthorization {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly users: UserAccounts,
     private readonly agents: AgentsService,
   ) {}
 
-  /** The run's user and agent as of now; throws `RunAuthorizationRevokedError` if either is gone. */
-  async actorAndAgent(run: RunSubject): Promise<{ actor: RunActor; agent: UsableAgent }> {
-    const [user] = await this.dataSource.query<(RunActor & { disabled: boolean })[]>(
-      `SELECT id, role, department_id AS "departmentId", disabled FROM users WHERE id = $1`,
-      [run.userId],
-    );
-    if (user === undefined || user.disabled)
+  /**
+   * The run's user and agent as of now; throws `RunAuthorizationRevokedError` if either is gone. Given a
+   * transaction's `manager`, both rows are read in it and locked FOR SHARE.
+   */
+  async actorAndAgent(
+    run: RunSubject,
+    manager?: EntityManager,
+  ): Promise<{ actor: RunActor; agent: UsableAgent }> {
+    const actor = await this.users.activeActor(run.userId, manager);
+    if (actor === null)
       throw new RunAuthorizationRevokedError(
         'auth.account_disabled',
         'The account running this agent is disabled.',
       );
-    const actor = { id: user.id, role: user.role, departmentId: user.departmentId };
     const access =
-      run.agentId === null ? { kind: 'deleted' as const } : await this.agents.accessById(actor, run.agentId);
+      run.agentId === null
+        ? { kind: 'deleted' as const }
+        : await this.agents.accessById(actor, run.agentId, manager);
     switch (access.kind) {
       case 'usable':
         return { actor, agent: access.agent };
@@ -63,8 +72,24 @@ export class RunAuthorization {
       `SELECT 1 FROM runs WHERE id = $1 AND lease_token = $2`,
       [runId, leaseToken],
     );
-    if (lease === undefined)
-      throw new RunAuthorizationRevokedError('runs.lease_lost', 'The run is no longer held by this worker.');
+    if (lease === undefined) throw leaseLost();
     await this.actorAndAgent(run);
   }
+
+  /**
+   * Inside the caller's transaction: the run as stored if this lease token still holds it, its row
+   * locked FOR SHARE (the lease cannot move until the transaction ends); `runs.lease_lost` otherwise.
+   */
+  async holdLeaseIn(manager: EntityManager, runId: string, leaseToken: string): Promise<HeldRun> {
+    const [run] = await manager.query<HeldRun[]>(
+      `SELECT agent_id AS "agentId", agent_slug AS "agentSlug", user_id AS "userId", thread_id AS "threadId"
+         FROM runs WHERE id = $1 AND lease_token = $2 FOR SHARE`,
+      [runId, leaseToken],
+    );
+    if (run === undefined) throw leaseLost();
+    return run;
+  }
 }
+
+const leaseLost = () =>
+  new RunAuthorizationRevokedError('runs.lease_lost', 'The run is no longer held by this worker.');

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { AgentResourceCatalog } from '../../agents/resources/agent-resource-catalog.js';
 import {
+  AgentResourceCatalog,
   ALL,
   RESOURCE_FIELDS,
   type ResourceField,
   type ResourceSelection,
-} from '../../agents/config/agent-config.js';
+} from '../../agents/index.js';
 import type { RunEntity } from '../runs/run.entity.js';
 import type { RunConfigSnapshot } from './run-config-snapshot.js';
 import { RunAuthorization, type RunActor, type RunSubject } from './run-authorization.js';

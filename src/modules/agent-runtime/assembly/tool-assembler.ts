@@ -1,8 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '../../../common/errors/domain-error.js';
-import { argsJsonSchema } from '../../tools/registry/args-json-schema.js';
-import { SUBAGENT_FORBIDDEN_TOOL_NAMES } from '../../tools/registry/base-tools.js';
-import { ToolRegistry } from '../../tools/registry/tool-registry.js';
+import { argsJsonSchema, SUBAGENT_FORBIDDEN_TOOL_NAMES, ToolRegistry } from '../../tools/index.js';
 import type { OfferedTool, ToolSourceContext } from './run-tool-sources.js';
 import { RunToolSources } from './run-tool-sources.js';
 

@@ -1,14 +1,4 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Generated,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-} from 'typeorm';
-import { ThreadEntity } from '../../threads/thread.entity.js';
+import { Column, CreateDateColumn, Entity, ForeignKey, Generated, Index, PrimaryColumn } from 'typeorm';
 
 export type MessageRole = 'user' | 'assistant' | 'tool';
 
@@ -27,11 +17,8 @@ export class MessageEntity {
   id: string;
 
   @Column({ type: 'uuid' })
+  @ForeignKey('threads', { onDelete: 'CASCADE' })
   threadId: string;
-
-  @ManyToOne(() => ThreadEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'thread_id' })
-  thread?: ThreadEntity;
 
   @Column({ type: 'uuid' })
   runId: string;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AgentTool } from '../../tools/registry/agent-tool.decorator.js';
+import { AgentTool } from '../../tools/index.js';
 import { askUserQuestionSchema, normalizeQuestions, type AskUserQuestionArgs } from './question-schema.js';
 
 export const ASK_USER_QUESTION = 'ask_user_question';

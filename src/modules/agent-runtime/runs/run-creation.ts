@@ -6,8 +6,7 @@ import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
 import { CommonErrors } from '../../../common/errors/common.errors.js';
 import { currentRequestId } from '../../../common/request-id/request-context.js';
 import { isUniqueViolation } from '../../../database/unique-violation.js';
-import type { ThreadEntity } from '../../threads/thread.entity.js';
-import { ThreadsErrors } from '../../threads/threads.errors.js';
+import { ThreadsService, type ThreadRef } from '../../threads/index.js';
 import { RunEvents, statusEvent } from '../events/run-events.js';
 import type { RunEvent } from '../events/run-event.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
@@ -42,9 +41,10 @@ export class RunCreation {
     private readonly messages: MessagesRepository,
     private readonly events: RunEvents,
     private readonly dispatcher: RunDispatcher,
+    private readonly threads: ThreadsService,
   ) {}
 
-  async create(userId: string, thread: ThreadEntity, request: NewRunRequest): Promise<CreatedRun> {
+  async create(userId: string, thread: ThreadRef, request: NewRunRequest): Promise<CreatedRun> {
     const digest = canonicalDigest([thread.id, request.input, request.queuePolicy, request.model]);
     if (request.requestId !== null) {
       const existing = await this.runs.findByRequest(userId, request.requestId);
@@ -65,7 +65,7 @@ export class RunCreation {
     return { run: created.run, queuePosition: created.position };
   }
 
-  private insert(userId: string, thread: ThreadEntity, request: NewRunRequest, digest: string) {
+  private insert(userId: string, thread: ThreadRef, request: NewRunRequest, digest: string) {
     return this.dataSource.transaction(async (manager) => {
       if (request.requestId !== null) {
         // Creations under one request id take turns, so a later one finds the first run instead of
@@ -79,14 +79,7 @@ export class RunCreation {
           .findOneBy({ userId, requestId: request.requestId });
         if (existing !== null) return { existing };
       }
-      // The locked row, not the one read before: an agent deleted meanwhile has nulled `agent_id`.
-      const [locked] = await manager.query<{ agent_id: string | null }[]>(
-        `SELECT agent_id FROM threads WHERE id = $1 FOR UPDATE`,
-        [thread.id],
-      );
-      if (locked === undefined) throw ThreadsErrors.notFound();
-      const agentId = locked.agent_id;
-      if (agentId === null) throw ThreadsErrors.agentDeleted(thread.id, thread.agentSlug);
+      const agentId = await this.threads.lockForRun(manager, thread);
       const active = await this.runs.activeInThread(thread.id, manager);
       const waiting = active.find((run) => run.status === 'waiting');
       if (waiting !== undefined) throw RunsErrors.waitingForAnswer(waiting.id);

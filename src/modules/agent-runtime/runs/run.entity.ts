@@ -1,6 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { ThreadEntity } from '../../threads/thread.entity.js';
-import { UserEntity } from '../../users/user.entity.js';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import type { RunConfigSnapshot } from '../assembly/run-config-snapshot.js';
 import type { RunStatus } from './run-status.js';
 
@@ -30,18 +28,12 @@ export class RunEntity {
   id: string;
 
   @Column({ type: 'uuid' })
+  @ForeignKey('threads', { onDelete: 'CASCADE' })
   threadId: string;
 
-  @ManyToOne(() => ThreadEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'thread_id' })
-  thread?: ThreadEntity;
-
   @Column({ type: 'uuid' })
+  @ForeignKey('users', { onDelete: 'CASCADE' })
   userId: string;
-
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: UserEntity;
 
   @Column({ type: 'varchar', length: 64 })
   agentSlug: string;

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
 import { CommonErrors } from '../../../common/errors/common.errors.js';
 import type { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
-import { ThreadArtifactsRepository } from '../../artifacts/thread-artifacts.repository.js';
-import { ThreadsService } from '../../threads/threads.service.js';
+import { ArtifactsService } from '../../artifacts/index.js';
+import { ThreadsService } from '../../threads/index.js';
 import type { CreateRunDto, RunAcceptedDto } from '../dto/run.dto.js';
 import { RunDto } from '../dto/run.dto.js';
 import { MessageDto, type MessagePageDto } from '../dto/message.dto.js';
@@ -29,7 +29,7 @@ export class RunsService {
     private readonly creation: RunCreation,
     private readonly cancellation: RunCancellation,
     private readonly messages: MessagesRepository,
-    private readonly artifacts: ThreadArtifactsRepository,
+    private readonly artifacts: ArtifactsService,
     private readonly waitingPoints: WaitingPoints,
   ) {}
 

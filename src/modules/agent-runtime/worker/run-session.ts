@@ -9,8 +9,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { interrupt } from '@langchain/langgraph';
 import { Logger } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
-import type { ToolExecutionContext } from '../../tools/execution/tool-execution-context.js';
-import type { ToolExecutor } from '../../tools/execution/tool-executor.js';
+import type { ToolExecutionContext, ToolExecutor, ToolCallResult } from '../../tools/index.js';
 import type { OfferedTool } from '../assembly/run-tool-sources.js';
 import type { ToolVisibility, VisibilityContext } from '../assembly/tool-visibility.js';
 import type { RunConfigSnapshot } from '../assembly/run-config-snapshot.js';
@@ -31,7 +30,6 @@ import {
   type AskedCall,
   type PointQuestion,
 } from '../questions/turn-questions.js';
-import type { ToolCallResult } from '../../tools/execution/tool-call-scope.js';
 
 /**
  * What the graph is interrupted with when the model asks the user: stored in the checkpoint. Every

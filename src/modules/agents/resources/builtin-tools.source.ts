@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BASE_TOOL_NAMES } from '../../tools/registry/base-tools.js';
-import { ToolRegistry } from '../../tools/registry/tool-registry.js';
+import { BASE_TOOL_NAMES, ToolRegistry } from '../../tools/index.js';
 import type { AgentResourceSource, ResourceOption } from './agent-resource-catalog.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UsersRepository } from '../../users/users.repository.js';
+import { UserAccounts } from '../../users/index.js';
 import { AgentsErrors } from '../agents.errors.js';
 import { defaultShareConfig, type AgentActor, type ShareConfig, type ShareScope } from './share-config.js';
 import { scopeWithin } from './scope-containment.js';
@@ -17,7 +17,7 @@ export interface ShareConfigInput {
  */
 @Injectable()
 export class ShareConfigPolicy {
-  constructor(private readonly users: UsersRepository) {}
+  constructor(private readonly users: UserAccounts) {}
 
   async resolve(actor: AgentActor, creatorId: string | null, input: ShareConfigInput): Promise<ShareConfig> {
     const fallback = creatorId === null ? null : defaultShareConfig(creatorId).read_scope;
@@ -31,14 +31,11 @@ export class ShareConfigPolicy {
         throw AgentsErrors.shareScopeForbidden(scope.level);
       }
     }
-    if (!(await scopeWithin(config.manage_scope, config.read_scope, (ids) => this.departmentsOf(ids)))) {
+    if (
+      !(await scopeWithin(config.manage_scope, config.read_scope, (ids) => this.users.departmentsOf(ids)))
+    ) {
       throw AgentsErrors.manageScopeOutsideReadScope();
     }
     return config;
-  }
-
-  private async departmentsOf(userIds: string[]): Promise<Map<string, string>> {
-    const users = await Promise.all(userIds.map((id) => this.users.findById(id)));
-    return new Map(users.flatMap((user) => (user === null ? [] : [[user.id, user.departmentId] as const])));
   }
 }

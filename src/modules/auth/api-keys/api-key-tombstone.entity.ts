@@ -1,5 +1,4 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { UserEntity } from '../../users/user.entity.js';
+import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
 
 /**
  * Left by the retention purge in place of a revoked or expired key, and never deleted: the key is
@@ -8,11 +7,8 @@ import { UserEntity } from '../../users/user.entity.js';
 @Entity({ name: 'api_key_tombstones' })
 export class ApiKeyTombstoneEntity {
   @PrimaryColumn({ type: 'uuid' })
+  @ForeignKey('users', { onDelete: 'CASCADE' })
   userId: string;
-
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: UserEntity;
 
   @PrimaryColumn({ type: 'varchar', length: 64 })
   requestId: string;

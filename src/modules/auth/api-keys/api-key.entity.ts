@@ -1,5 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { UserEntity } from '../../users/user.entity.js';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'api_keys' })
 @Index('api_keys_user_request_key', ['userId', 'requestId'], { unique: true })
@@ -9,11 +8,8 @@ export class ApiKeyEntity {
   id: string;
 
   @Column({ type: 'uuid' })
+  @ForeignKey('users', { onDelete: 'CASCADE' })
   userId: string;
-
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: UserEntity;
 
   @Column({ type: 'varchar', length: 100 })
   name: string;

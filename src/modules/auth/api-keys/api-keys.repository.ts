@@ -3,7 +3,6 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { KeysetPosition } from '../../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../../common/pagination/keyset.js';
-import { UserEntity } from '../../users/user.entity.js';
 import { ApiKeyTombstoneEntity } from './api-key-tombstone.entity.js';
 import { ApiKeyEntity } from './api-key.entity.js';
 
@@ -37,14 +36,8 @@ export class ApiKeysRepository {
     return this.rows.findOneByOrFail({ userId: key.userId, requestId: key.requestId });
   }
 
-  /** The key and its owner, in one query (authentication hot path). */
-  async findWithOwnerByHash(keyHash: string): Promise<(ApiKeyEntity & { user: UserEntity }) | null> {
-    const row = await this.rows
-      .createQueryBuilder('k')
-      .innerJoinAndSelect('k.user', 'u')
-      .where('k.key_hash = :keyHash', { keyHash })
-      .getOne();
-    return row as (ApiKeyEntity & { user: UserEntity }) | null;
+  findByHash(keyHash: string): Promise<ApiKeyEntity | null> {
+    return this.rows.findOneBy({ keyHash });
   }
 
   findById(id: string): Promise<ApiKeyEntity | null> {

@@ -5,7 +5,7 @@ import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.
 import { CommonErrors } from '../../../common/errors/common.errors.js';
 import { decodeCursor, toPage, type Page } from '../../../common/pagination/cursor.js';
 import type { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
-import type { UserEntity } from '../../users/user.entity.js';
+import { UserAccounts, type UserAccount } from '../../users/index.js';
 import { AuthErrors } from '../auth.errors.js';
 import { API_KEY_PATTERN, ApiKeyDeriver, hashApiKey } from './api-key-deriver.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
@@ -17,6 +17,7 @@ export class ApiKeysService {
 
   constructor(
     private readonly keys: ApiKeysRepository,
+    private readonly users: UserAccounts,
     private readonly deriver: ApiKeyDeriver,
   ) {}
 
@@ -75,10 +76,11 @@ export class ApiKeysService {
   }
 
   /** The key's owner, or an `auth.*` error. Disabled owners are the caller's to refuse. */
-  async authenticate(key: string): Promise<{ user: UserEntity; apiKeyId: string }> {
+  async authenticate(key: string): Promise<{ user: UserAccount; apiKeyId: string }> {
     if (!API_KEY_PATTERN.test(key)) throw AuthErrors.invalidApiKey();
-    const row = await this.keys.findWithOwnerByHash(hashApiKey(key));
-    if (row === null) throw AuthErrors.invalidApiKey();
+    const row = await this.keys.findByHash(hashApiKey(key));
+    const user = row === null ? null : await this.users.findById(row.userId);
+    if (row === null || user === null) throw AuthErrors.invalidApiKey();
     if (row.revokedAt !== null) throw AuthErrors.apiKeyRevoked();
     if (row.expiresAt !== null && row.expiresAt.getTime() <= Date.now()) throw AuthErrors.apiKeyExpired();
     if (row.lastUsedAt === null || row.lastUsedAt.getTime() < Date.now() - 60_000) {
@@ -87,6 +89,6 @@ export class ApiKeysService {
         this.logger.warn({ err: (error as Error).message }, 'could not record API key use');
       });
     }
-    return { user: row.user, apiKeyId: row.id };
+    return { user, apiKeyId: row.id };
   }
 }

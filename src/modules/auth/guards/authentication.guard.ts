@@ -2,8 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { PUBLIC_ROUTE, type RequestWithUser } from '../../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
-import type { UserEntity } from '../../users/user.entity.js';
-import { UsersRepository } from '../../users/users.repository.js';
+import { UserAccounts, type UserAccount } from '../../users/index.js';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { AuthErrors } from '../auth.errors.js';
 import { TokenService } from '../token.service.js';
@@ -21,7 +20,7 @@ export class AuthenticationGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly tokens: TokenService,
     private readonly apiKeys: ApiKeysService,
-    private readonly users: UsersRepository,
+    private readonly users: UserAccounts,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -36,7 +35,7 @@ export class AuthenticationGuard implements CanActivate {
   }
 
   private async authenticate(credential: string): Promise<AuthenticatedUser> {
-    let user: UserEntity | null;
+    let user: UserAccount | null;
     let apiKeyId: string | undefined;
     let tokenVersion: number | undefined;
     if (credential.startsWith('yxk_')) {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import type { ToolInvocation } from '../../tools/execution/tool-execution-context.js';
-import { AgentTool } from '../../tools/registry/agent-tool.decorator.js';
+import { AgentTool, type ToolInvocation } from '../../tools/index.js';
 import { MarkRecorder, type SavedMark } from './mark-recorder.js';
 
 export const REASON_MAX_CHARS = 4000;

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import { DataSource } from 'typeorm';
-import type { ToolInvocation } from '../../tools/execution/tool-execution-context.js';
+import { RunAuthorization } from '../../agent-runtime/index.js';
+import type { ToolInvocation } from '../../tools/index.js';
 import { ImprovementMarksErrors } from '../improvement-marks.errors.js';
 import { ImprovementMarksRepository } from '../improvement-marks.repository.js';
-import { checkRunMayWrite } from './run-write-checks.js';
 
 export type SavedMark = {
   id: string;
@@ -17,8 +17,9 @@ const TOOL_CALL_ID_MAX = 200;
 
 /**
  * Saves a mark for the run and tool call of the invocation, never for ids taken from arguments. One
- * transaction: the run's lease, the account and the agent access are re-checked, then the mark is
- * inserted. The run and tool call id are the idempotency key: a replay with the same reason returns the
+ * transaction: the run's lease, the account and the agent access are re-checked (`RunAuthorization`,
+ * rows locked FOR SHARE, so none can change before the commit; a revocation ends the run, not just the
+ * call), then the mark is inserted. The run and tool call id are the idempotency key: a replay with the same reason returns the
  * same id, another reason is a conflict.
  */
 @Injectable()
@@ -26,6 +27,7 @@ export class MarkRecorder {
   constructor(
     private readonly dataSource: DataSource,
     private readonly marks: ImprovementMarksRepository,
+    private readonly authorization: RunAuthorization,
   ) {}
 
   async record(invocation: ToolInvocation, reason: string): Promise<SavedMark> {
@@ -33,7 +35,10 @@ export class MarkRecorder {
     if (!hasRealRun(context.runId, context.leaseToken, toolCallId))
       throw ImprovementMarksErrors.runContextMissing();
     const mark = await this.dataSource.transaction(async (manager) => {
-      const run = await checkRunMayWrite(manager, context);
+      const run = await this.authorization.holdLeaseIn(manager, context.runId, context.leaseToken);
+      if (run.userId !== context.user.id || run.threadId !== context.threadId)
+        throw ImprovementMarksErrors.runMismatch();
+      await this.authorization.actorAndAgent(run, manager);
       return this.marks.insertOrGetIn(manager, {
         runId: context.runId,
         toolCallId,

@@ -1,6 +1,6 @@
 import type { MulterModuleOptions } from '@nestjs/platform-express';
 import type { AppConfig } from '../../../config/app-config.js';
-import { uploadTempDir } from '../../workspace/paths/upload-temp-dir.js';
+import { uploadTempDir } from '../../workspace/index.js';
 
 /**
  * What one upload request may carry: one file (up to UPLOAD_LIMIT_BYTES) and a handful of small text

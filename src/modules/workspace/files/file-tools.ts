@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
-import type { ToolInvocation, ToolOutput } from '../../tools/execution/tool-execution-context.js';
-import { AgentTool } from '../../tools/registry/agent-tool.decorator.js';
+import { AgentTool, type ToolInvocation, type ToolOutput } from '../../tools/index.js';
 import type { ResolvedWorkspacePath, WorkspaceAccess } from '../paths/workspace-path-resolver.js';
 import { WorkspacePathResolver } from '../paths/workspace-path-resolver.js';
 import { WorkspaceQuota } from '../quota/workspace-quota.js';

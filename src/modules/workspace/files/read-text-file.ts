@@ -1,4 +1,4 @@
-import type { ToolOutput } from '../../tools/execution/tool-execution-context.js';
+import type { ToolOutput } from '../../tools/index.js';
 import type { ResolvedWorkspacePath } from '../paths/workspace-path-resolver.js';
 import { WORKSPACE_LIMITS } from '../workspace-limits.js';
 import { WorkspaceErrors } from '../workspace.errors.js';

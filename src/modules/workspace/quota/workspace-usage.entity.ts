@@ -1,5 +1,4 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { UserEntity } from '../../users/user.entity.js';
+import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
 
 /**
  * The bytes a user's workspace holds, as last measured by walking it and then kept current by every
@@ -9,11 +8,8 @@ import { UserEntity } from '../../users/user.entity.js';
 @Entity({ name: 'workspace_usage' })
 export class WorkspaceUsageEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'workspace_usage_pkey' })
+  @ForeignKey('users', { onDelete: 'CASCADE', name: 'workspace_usage_user_fk' })
   userId: string;
-
-  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'workspace_usage_user_fk' })
-  user?: UserEntity;
 
   @Column({ type: 'bigint' })
   usedBytes: string;

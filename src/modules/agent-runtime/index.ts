@@ -1,0 +1,16 @@
+// The agent-runtime module's front door: what other modules may use. Everything else is internal.
+import { RunEventEntity } from './events/run-event.entity.js';
+import { MessageEntity } from './messages/message.entity.js';
+import { WaitingPointEntity } from './questions/waiting-point.entity.js';
+import { RunEntity } from './runs/run.entity.js';
+
+/** The module's tables, for the central entity list (`src/entities.ts`) only. */
+export const AGENT_RUNTIME_ENTITIES = [RunEntity, RunEventEntity, MessageEntity, WaitingPointEntity];
+
+export { AgentRuntimeModule } from './agent-runtime.module.js';
+export { AgentRunWorkerModule } from './agent-run-worker.module.js';
+export { RunsCoreModule } from './runs-core.module.js';
+export { RunAuthorizationModule } from './run-authorization.module.js';
+export { RunAuthorization } from './assembly/run-authorization.js';
+export type { HeldRun } from './assembly/run-authorization.js';
+export { RunTransitions } from './runs/run-transitions.js';

@@ -1,0 +1,12 @@
+// The agents module's front door: what other modules may use. Everything else is internal.
+import { AgentEntity } from './agent.entity.js';
+
+/** The module's tables, for the central entity list (`src/entities.ts`) only. */
+export const AGENTS_ENTITIES = [AgentEntity];
+
+export { AgentsModule } from './agents.module.js';
+export { AgentsService } from './agents.service.js';
+export type { AgentAccess, UsableAgent } from './agents.service.js';
+export { AgentResourceCatalog } from './resources/agent-resource-catalog.js';
+export { ALL, RESOURCE_FIELDS } from './config/agent-config.js';
+export type { ResourceField, ResourceSelection } from './config/agent-config.js';

@@ -1,0 +1,2 @@
+// The OCR module's front door: what other modules may use. Everything else is internal.
+export { OcrModule } from './ocr.module.js';

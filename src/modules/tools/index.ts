@@ -1,0 +1,27 @@
+// The tools module's front door: what other modules may use. Everything else is internal.
+import { ToolCallEntity } from './execution/audit/tool-call.entity.js';
+
+/** The module's tables, for the central entity list (`src/entities.ts`) only. */
+export const TOOLS_ENTITIES = [ToolCallEntity];
+
+export { ToolsModule } from './tools.module.js';
+export { ToolsErrors, RunAuthorizationRevokedError } from './tools.errors.js';
+export { AgentTool } from './registry/agent-tool.decorator.js';
+export { ToolRegistry } from './registry/tool-registry.js';
+export type { RegisteredTool } from './registry/tool-registry.js';
+export type { ToolAvailability, ToolResourceKind } from './registry/tool-metadata.js';
+export { argsJsonSchema } from './registry/args-json-schema.js';
+export { BASE_TOOL_NAMES, SUBAGENT_FORBIDDEN_TOOL_NAMES } from './registry/base-tools.js';
+export { ToolExecutor } from './execution/tool-executor.js';
+export { ToolEvents } from './execution/tool-event-sink.js';
+export type { ToolEvent } from './execution/tool-event-sink.js';
+export { ToolResourceAuthorizers } from './execution/tool-resource-authorizers.js';
+export type { ToolResourceAuthorizer } from './execution/tool-resource-authorizer.js';
+export type { ToolCallResult } from './execution/tool-call-scope.js';
+export type {
+  ToolCall,
+  ToolCaller,
+  ToolExecutionContext,
+  ToolInvocation,
+  ToolOutput,
+} from './execution/tool-execution-context.js';

@@ -1,0 +1,14 @@
+// The workspace module's front door: what other modules may use. Everything else is internal.
+import { WorkspaceUsageEntity } from './quota/workspace-usage.entity.js';
+
+/** The module's tables, for the central entity list (`src/entities.ts`) only. */
+export const WORKSPACE_ENTITIES = [WorkspaceUsageEntity];
+
+export { WorkspaceModule } from './workspace.module.js';
+export { WorkspaceService } from './workspace.service.js';
+export { WorkspaceErrors } from './workspace.errors.js';
+export { WorkspacePathResolver } from './paths/workspace-path-resolver.js';
+export type { ResolvedWorkspacePath } from './paths/workspace-path-resolver.js';
+export { WorkspaceQuota } from './quota/workspace-quota.js';
+export { isInternalWorkspacePath, workdirVirtualPath } from './paths/virtual-paths.js';
+export { uploadTempDir } from './paths/upload-temp-dir.js';
