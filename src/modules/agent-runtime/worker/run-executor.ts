@@ -184,9 +184,7 @@ export class RunExecutor implements OnModuleInit {
     try {
       if (ending.kind === 'waiting') {
         const { tool_call_id: toolCallId, questions } = ending.question;
-        // A cancel requested meanwhile wins over the question.
-        if ((await this.waitingPoints.park(run, leaseToken, toolCallId, questions)) === 'not_running')
-          await this.transitions.finish(run, leaseToken, { status: 'cancelled' });
+        await this.waitingPoints.park(run, leaseToken, toolCallId, questions);
         return;
       }
       if (ending.kind === 'outcome') {
