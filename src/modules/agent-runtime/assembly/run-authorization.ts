@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { UserRole } from '../../../common/auth/user-role.js';
 import { AgentsService, type UsableAgent } from '../../agents/agents.service.js';
-import { RunAuthorizationRevokedError } from '../../tools/tools.errors.js';
+import { LeaseLostError, RunAuthorizationRevokedError } from '../../tools/tools.errors.js';
 import type { RunEntity } from '../runs/run.entity.js';
 
 export interface RunActor {
@@ -63,8 +63,7 @@ export class RunAuthorization {
       `SELECT 1 FROM runs WHERE id = $1 AND lease_token = $2`,
       [runId, leaseToken],
     );
-    if (lease === undefined)
-      throw new RunAuthorizationRevokedError('runs.lease_lost', 'The run is no longer held by this worker.');
+    if (lease === undefined) throw new LeaseLostError(runId);
     await this.actorAndAgent(run);
   }
 }

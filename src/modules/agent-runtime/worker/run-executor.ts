@@ -7,13 +7,13 @@ import { workdirVirtualPath } from '../../workspace/paths/virtual-paths.js';
 import { projectOf } from '../../threads/threads.service.js';
 import { ToolEvents } from '../../tools/execution/tool-event-sink.js';
 import { ToolExecutor } from '../../tools/execution/tool-executor.js';
-import { RunAuthorizationRevokedError } from '../../tools/tools.errors.js';
+import { LeaseLostError, RunAuthorizationRevokedError } from '../../tools/tools.errors.js';
 import { ChatModelFactory } from '../model/chat-model.factory.js';
 import { RunAuthorization } from '../assembly/run-authorization.js';
 import { RunContextPreparer, type PreparedRun } from '../assembly/run-context-preparer.js';
 import { ToolAssembler } from '../assembly/tool-assembler.js';
 import { ToolVisibility } from '../assembly/tool-visibility.js';
-import { LeaseLostError, RunEvents } from '../events/run-events.js';
+import { RunEvents } from '../events/run-events.js';
 import { buildAgentGraph } from '../graph/agent-graph.js';
 import { Checkpointer } from '../graph/checkpointer.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
@@ -23,7 +23,7 @@ import { RunTransitions, type ClaimResult, type RunOutcome } from '../runs/run-t
 import { ActiveRuns, type StopReason } from './active-runs.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { invokeRunGraph, type GraphEnd } from './invoke-run-graph.js';
-import { RunSession, RunStoppedError, type QuestionInterrupt } from './run-session.js';
+import { RunSession, type QuestionInterrupt } from './run-session.js';
 import { WaitingPoints } from '../questions/waiting-points.js';
 
 /** How an execution ended for this worker: an outcome to record, or nothing (lease lost, handed back). */
@@ -164,12 +164,8 @@ export class RunExecutor implements OnModuleInit {
   }
 
   private endingOf(run: RunEntity, error: unknown): Ending {
-    if (error instanceof LeaseLostError || error instanceof RunStoppedError)
-      return { kind: 'stopped', reason: 'lease_lost' };
-    if (error instanceof RunAuthorizationRevokedError) {
-      if (error.code === 'runs.lease_lost') return { kind: 'stopped', reason: 'lease_lost' };
-      return failed(error.code, error.message);
-    }
+    if (error instanceof LeaseLostError) return { kind: 'stopped', reason: 'lease_lost' };
+    if (error instanceof RunAuthorizationRevokedError) return failed(error.code, error.message);
     if (error instanceof GraphRecursionError)
       return failed(
         RunFailureCodes.stepLimitExceeded,

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { UserRole } from '../../../common/auth/user-role.js';
 import { canRead, type ShareConfig } from '../../agents/sharing/share-config.js';
 import type { ToolExecutionContext } from '../../tools/execution/tool-execution-context.js';
-import { RunAuthorizationRevokedError } from '../../tools/tools.errors.js';
+import { LeaseLostError, RunAuthorizationRevokedError } from '../../tools/tools.errors.js';
 import { ImprovementMarksErrors } from '../improvement-marks.errors.js';
 
 /** What a write may rely on once the checks passed: the run as stored. */
@@ -32,8 +32,7 @@ export async function checkRunMayWrite(
        FROM runs WHERE id = $1 AND lease_token = $2 FOR SHARE`,
     [context.runId, context.leaseToken],
   );
-  if (run === undefined)
-    throw new RunAuthorizationRevokedError('runs.lease_lost', 'The run is no longer held by this worker.');
+  if (run === undefined) throw new LeaseLostError(context.runId);
   if (run.userId !== context.user.id || run.threadId !== context.threadId)
     throw ImprovementMarksErrors.runMismatch();
 
