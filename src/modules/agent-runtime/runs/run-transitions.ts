@@ -42,7 +42,9 @@ export interface RunOutcome {
 }
 
 /**
- * Every change of a run's status, each in one transaction with the events it causes. Only the lease
+ * Every change of a run's status (the only place that writes `runs.status`, checked by
+ * `run-status-owner.spec.ts`), each in one transaction with the events it causes: its own, or the
+ * caller's for the writes that belong to a larger one (creation, answering). Only the lease
  * holder (checked by token) ends a running run; the reconciler ends runs whose lease expired; queued
  * and waiting runs are cancelled directly. After a run leaves its thread, the next queued run of the
  * thread is enqueued.

@@ -11,7 +11,7 @@ export interface QueuedRun {
   attempts: number;
 }
 
-/** Reads of runs; state changes live in `RunTransitions` and `RunCreation`. */
+/** Reads of runs; every status change lives in `RunTransitions`. */
 @Injectable()
 export class RunsRepository {
   constructor(
