@@ -63,3 +63,15 @@ export class RunAuthorizationRevokedError extends Error {
     this.name = 'RunAuthorizationRevokedError';
   }
 }
+
+/**
+ * The one lease-lost error: a fenced write of the lease holder (event, message, snapshot, tool side
+ * effect, authorization re-check) found the run's lease no longer this worker's. A revocation, so it
+ * ends the run for this worker wherever it is thrown, also inside a tool call; `name` stays the
+ * family's.
+ */
+export class LeaseLostError extends RunAuthorizationRevokedError {
+  constructor(readonly runId: string) {
+    super('runs.lease_lost', `The run ${runId} is no longer held by this worker.`);
+  }
+}

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { RunEventStore } from '../../../src/modules/agent-runtime/events/run-event-store';
-import { LeaseLostError, RunEvents } from '../../../src/modules/agent-runtime/events/run-events';
+import { RunEvents } from '../../../src/modules/agent-runtime/events/run-events';
 import { MessagesRepository } from '../../../src/modules/agent-runtime/messages/messages.repository';
 import { RunTransitions } from '../../../src/modules/agent-runtime/runs/run-transitions';
+import { RunAuthorization } from '../../../src/modules/agent-runtime/assembly/run-authorization';
+import { LeaseLostError, RunAuthorizationRevokedError } from '../../../src/modules/tools/tools.errors';
 import { storedEvents } from '../../support/runs/run-event-rows';
 import { newThread, startRun } from '../../support/runs/run-helpers';
 import { TestContext, type TestUser } from '../../support/test-app';
@@ -151,5 +153,53 @@ describe('execution lease fencing (service level)', () => {
       ['done', { status: 'cancelled' }],
     ]);
     expect((await leaseRow(runId)).error).toBeNull();
+  });
+
+  it('meets a stale lease holder with the one lease-lost error at every fenced write, which ends the run', async () => {
+    const threadId = await newThread(ctx, user);
+    const { run_id: runId } = await startRun(ctx, user, threadId, { input: 'one error' });
+    const [stale, current] = [randomUUID(), randomUUID()];
+    expect((await transitions.claim(runId, stale)).kind).toBe('claimed');
+    await expireLease(runId);
+    expect(await transitions.recoverExpired(runId)).toBe('queued');
+    expect((await transitions.claim(runId, current)).kind).toBe('claimed');
+    const [row] = await ctx.dataSource.query<{ agent_id: string; agent_slug: string }[]>(
+      `SELECT agent_id, agent_slug FROM runs WHERE id = $1`,
+      [runId],
+    );
+    const subject = { userId: user.id, agentId: row.agent_id, agentSlug: row.agent_slug };
+    const authorization = ctx.app.get(RunAuthorization, { strict: false });
+    const writes: [string, () => Promise<unknown>][] = [
+      [
+        'event',
+        () => ctx.app.get(RunEvents).emit(runId, [{ type: 'message', payload: {} }], { leaseToken: stale }),
+      ],
+      [
+        'message',
+        () =>
+          ctx.app
+            .get(MessagesRepository)
+            .insertFenced(
+              { id: randomUUID(), threadId, runId, role: 'assistant', content: 'stale', toolCalls: null },
+              stale,
+            ),
+      ],
+      ['authorization re-check', () => authorization.verify(runId, stale, subject)],
+      [
+        'mark write check',
+        () => ctx.dataSource.transaction((manager) => authorization.holdLeaseIn(manager, runId, stale)),
+      ],
+    ];
+    for (const [write, attempt] of writes) {
+      const error: unknown = await attempt().then(
+        () => null,
+        (thrown: unknown) => thrown,
+      );
+      // One class for all of them; a RunAuthorizationRevokedError, so the ToolExecutor lets it end the run.
+      expect({ write, leaseLost: error instanceof LeaseLostError }).toEqual({ write, leaseLost: true });
+      expect(error).toBeInstanceOf(RunAuthorizationRevokedError);
+      expect(error).toMatchObject({ code: 'runs.lease_lost', runId });
+    }
+    expect(await leaseRow(runId)).toMatchObject({ status: 'running', lease_token: current });
   });
 });

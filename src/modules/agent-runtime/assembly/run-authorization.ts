@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AgentsService, type UsableAgent } from '../../agents/index.js';
-import { RunAuthorizationRevokedError } from '../../tools/index.js';
+import { LeaseLostError, RunAuthorizationRevokedError } from '../../tools/index.js';
 import { UserAccounts, type ActiveActor } from '../../users/index.js';
 import type { RunEntity } from '../runs/run.entity.js';
 
@@ -72,7 +72,7 @@ export class RunAuthorization {
       `SELECT 1 FROM runs WHERE id = $1 AND lease_token = $2`,
       [runId, leaseToken],
     );
-    if (lease === undefined) throw leaseLost();
+    if (lease === undefined) throw new LeaseLostError(runId);
     await this.actorAndAgent(run);
   }
 
@@ -86,10 +86,7 @@ export class RunAuthorization {
          FROM runs WHERE id = $1 AND lease_token = $2 FOR SHARE`,
       [runId, leaseToken],
     );
-    if (run === undefined) throw leaseLost();
+    if (run === undefined) throw new LeaseLostError(runId);
     return run;
   }
 }
-
-const leaseLost = () =>
-  new RunAuthorizationRevokedError('runs.lease_lost', 'The run is no longer held by this worker.');

@@ -1,16 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { LeaseLostError } from '../../tools/index.js';
 import { RunEventBus } from './run-event-bus.js';
 import { RunEventStore, type EventFence } from './run-event-store.js';
 import type { NewRunEvent, RunEvent } from './run-event.js';
-
-/** The lease holder's fenced write was refused: another worker owns the run now (or it is gone). */
-export class LeaseLostError extends Error {
-  constructor(readonly runId: string) {
-    super(`run ${runId}: the execution lease is no longer held`);
-    this.name = 'LeaseLostError';
-  }
-}
 
 /** Appends run events to the table, then publishes them for live streams. */
 @Injectable()

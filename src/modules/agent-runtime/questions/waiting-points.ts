@@ -4,15 +4,16 @@ import { currentRequestId } from '../../../common/request-id/request-context.js'
 import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
 import { CommonErrors } from '../../../common/errors/common.errors.js';
 import { retryOnConflict } from '../../../database/transient-conflict.js';
-import { RunEvents, statusEvent } from '../events/run-events.js';
+import { RunEvents } from '../events/run-events.js';
 import type { RunEvent } from '../events/run-event.js';
 import { RunDispatcher } from '../queue/run-dispatcher.js';
 import type { RunEntity } from '../runs/run.entity.js';
+import { RunTransitions, type ParkResult } from '../runs/run-transitions.js';
 import { RunsErrors } from '../runs/runs.errors.js';
 import type { PointQuestion } from './turn-questions.js';
 import { WaitingPointEntity, type Answers } from './waiting-point.entity.js';
 
-export type ParkResult = 'parked' | 'not_running';
+export type { ParkResult };
 
 /**
  * Waiting points: written when a run's graph stopped at `ask_user_question` (after the interrupt, in
@@ -24,25 +25,20 @@ export class WaitingPoints {
     private readonly dataSource: DataSource,
     private readonly events: RunEvents,
     private readonly dispatcher: RunDispatcher,
+    private readonly transitions: RunTransitions,
   ) {}
 
   /**
-   * The run becomes `waiting` with an open waiting point and gives up its lease. `not_running` when
-   * the lease is gone or a cancel was requested meanwhile (nothing written).
+   * The run becomes `waiting` (`RunTransitions.park`) with an open waiting point. `not_running` when
+   * the lease is gone or a cancel was requested meanwhile (no waiting point written).
    */
-  async park(
+  park(
     run: Pick<RunEntity, 'id' | 'threadId'>,
     leaseToken: string,
     toolCallId: string,
     questions: PointQuestion[],
   ): Promise<ParkResult> {
-    const events = await this.dataSource.transaction(async (manager) => {
-      const [, affected] = await manager.query<[unknown, number]>(
-        `UPDATE runs SET status = 'waiting', lease_token = NULL, lease_expires_at = NULL
-          WHERE id = $1 AND lease_token = $2 AND status = 'running'`,
-        [run.id, leaseToken],
-      );
-      if (affected === 0) return null;
+    return this.transitions.park(run, leaseToken, async (manager) => {
       const [point] = await manager.query<{ id: string }[]>(
         `INSERT INTO waiting_points (run_id, thread_id, tool_call_id, questions, status)
          VALUES ($1, $2, $3, $4::jsonb, 'open')
@@ -50,14 +46,10 @@ export class WaitingPoints {
          RETURNING id`,
         [run.id, run.threadId, toolCallId, JSON.stringify(questions)],
       );
-      return this.events.appendIn(manager, run.id, [
+      return [
         { type: 'waiting', payload: { waiting_point_id: point.id, tool_call_id: toolCallId, questions } },
-        statusEvent('waiting'),
-      ]);
+      ];
     });
-    if (events === null) return 'not_running';
-    await this.events.publish(run.id, events);
-    return 'parked';
   }
 
   /** The run's latest waiting point, if it ever waited. */
@@ -110,19 +102,14 @@ export class WaitingPoints {
           return { replay: true as const, events: [] as RunEvent[], queued: null };
         }
         if (current.status !== 'open' || run?.status !== 'waiting') throw RunsErrors.notWaiting();
-        // The answering request is named on the log lines of the execution it resumes.
         const resumeRequestId = currentRequestId();
-        await manager.query(`UPDATE runs SET status = 'queued', resume_request_id = $2 WHERE id = $1`, [
-          point.runId,
-          resumeRequestId,
-        ]);
+        const events = await this.transitions.requeueAnsweredIn(manager, point.runId, resumeRequestId);
         await manager.query(
           `UPDATE waiting_points SET status = 'answered', answers = $2::jsonb, answered_by = $3, answered_at = now(),
                   answer_request_id = $4, answers_digest = $5
             WHERE id = $1`,
           [point.id, JSON.stringify(answers), answeredBy, requestId, digest],
         );
-        const events = await this.events.appendIn(manager, point.runId, [statusEvent('queued')]);
         const queued = {
           id: point.runId,
           attempts: run.attempts,

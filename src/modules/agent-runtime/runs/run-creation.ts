@@ -1,19 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
 import { CommonErrors } from '../../../common/errors/common.errors.js';
 import { currentRequestId } from '../../../common/request-id/request-context.js';
 import { isUniqueViolation } from '../../../database/unique-violation.js';
 import { ThreadsService, type ThreadRef } from '../../threads/index.js';
-import { RunEvents, statusEvent } from '../events/run-events.js';
+import { RunEvents } from '../events/run-events.js';
 import type { RunEvent } from '../events/run-event.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
 import { RunDispatcher } from '../queue/run-dispatcher.js';
 import { RunEntity } from './run.entity.js';
 import { RunsErrors } from './runs.errors.js';
 import { RunsRepository } from './runs.repository.js';
+import { RunTransitions } from './run-transitions.js';
 
 export interface NewRunRequest {
   input: string;
@@ -42,6 +42,7 @@ export class RunCreation {
     private readonly events: RunEvents,
     private readonly dispatcher: RunDispatcher,
     private readonly threads: ThreadsService,
+    private readonly transitions: RunTransitions,
   ) {}
 
   async create(userId: string, thread: ThreadRef, request: NewRunRequest): Promise<CreatedRun> {
@@ -84,13 +85,12 @@ export class RunCreation {
       const waiting = active.find((run) => run.status === 'waiting');
       if (waiting !== undefined) throw RunsErrors.waitingForAnswer(waiting.id);
       if (request.queuePolicy === 'reject' && active.length > 0) throw RunsErrors.threadBusy(active[0].id);
-      const run = manager.getRepository(RunEntity).create({
+      const { run, events } = await this.transitions.createIn(manager, {
         id: randomUUID(),
         threadId: thread.id,
         userId,
         agentSlug: thread.agentSlug,
         agentId,
-        status: 'queued',
         input: request.input,
         model: request.model,
         parentRunId: request.parentRunId ?? null,
@@ -98,11 +98,6 @@ export class RunCreation {
         payloadDigest: digest,
         originRequestId: currentRequestId(),
       });
-      // jsonb columns defeat TypeORM's deep-partial typing; the entity is complete. `created_at` orders
-      // the thread's queue, so it is the time the run took the thread (now), not when the transaction began.
-      await manager
-        .getRepository(RunEntity)
-        .insert({ ...run, createdAt: () => 'clock_timestamp()' } as QueryDeepPartialEntity<RunEntity>);
       await this.messages.insertIn(manager, {
         id: randomUUID(),
         threadId: thread.id,
@@ -110,9 +105,7 @@ export class RunCreation {
         role: 'user',
         content: request.input,
       });
-      const events = await this.events.appendIn(manager, run.id, [statusEvent('queued')]);
-      const saved = await manager.getRepository(RunEntity).findOneByOrFail({ id: run.id });
-      return { run: saved, position: active.length, events };
+      return { run, position: active.length, events };
     });
   }
 

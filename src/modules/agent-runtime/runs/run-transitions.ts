@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { doneEvent, RunEvents, statusEvent } from '../events/run-events.js';
 import type { NewRunEvent, RunEvent } from '../events/run-event.js';
@@ -9,7 +10,7 @@ import type { RunConfigSnapshot } from '../assembly/run-config-snapshot.js';
 import { RunFailureCodes } from './runs.errors.js';
 import type { RunStatus } from './run-status.js';
 import { RunEntity, type RunError, type TokenUsage } from './run.entity.js';
-import { ACTIVE_LIST } from './runs.repository.js';
+import { R_IS_QUEUED_HEAD } from './thread-queue.js';
 
 export type ClaimResult =
   | { kind: 'claimed'; run: RunEntity }
@@ -18,13 +19,33 @@ export type ClaimResult =
   /** Finished, cancelled, held by a live lease, or gone: nothing to do. */
   | { kind: 'not_claimable' };
 
+/** A new run's row, as run creation decides it; the status (`queued`) and times are the transitions'. */
+export type NewRunRow = Pick<
+  RunEntity,
+  | 'id'
+  | 'threadId'
+  | 'userId'
+  | 'agentSlug'
+  | 'agentId'
+  | 'originRequestId'
+  | 'input'
+  | 'model'
+  | 'parentRunId'
+  | 'requestId'
+  | 'payloadDigest'
+>;
+
+export type ParkResult = 'parked' | 'not_running';
+
 export interface RunOutcome {
   status: 'completed' | 'failed' | 'cancelled';
   error?: RunError;
 }
 
 /**
- * Every change of a run's status, each in one transaction with the events it causes. Only the lease
+ * Every change of a run's status (the only place that writes `runs.status`, checked by
+ * `run-status-owner.spec.ts`), each in one transaction with the events it causes: its own, or the
+ * caller's for the writes that belong to a larger one (creation, answering). Only the lease
  * holder (checked by token) ends a running run; the reconciler ends runs whose lease expired; queued
  * and waiting runs are cancelled directly. After a run leaves its thread, the next queued run of the
  * thread is enqueued.
@@ -42,6 +63,20 @@ export class RunTransitions {
     return this.config.runtime.runLeaseSeconds;
   }
 
+  /**
+   * Inserts a new run, `queued`, with its first event, inside the creation's transaction (which holds
+   * the thread's lock). Publish the events after the commit.
+   */
+  async createIn(manager: EntityManager, row: NewRunRow): Promise<{ run: RunEntity; events: RunEvent[] }> {
+    const runs = manager.getRepository(RunEntity);
+    const run = runs.create({ ...row, status: 'queued' });
+    // jsonb columns defeat TypeORM's deep-partial typing; the entity is complete. `created_at` orders
+    // the thread's queue, so it is the time the run took the thread (now), not when the transaction began.
+    await runs.insert({ ...run, createdAt: () => 'clock_timestamp()' } as QueryDeepPartialEntity<RunEntity>);
+    const events = await this.events.appendIn(manager, run.id, [statusEvent('queued')]);
+    return { run: await runs.findOneByOrFail({ id: run.id }), events };
+  }
+
   /** Takes the run under a new lease if it is queued and holds its thread (FIFO). */
   async claim(runId: string, leaseToken: string): Promise<ClaimResult> {
     const { run, events } = await this.dataSource.transaction(async (manager) => {
@@ -49,10 +84,7 @@ export class RunTransitions {
         `UPDATE runs r SET status = 'running', lease_token = $2,
                 lease_expires_at = now() + make_interval(secs => $3), attempts = attempts + 1,
                 started_at = coalesce(started_at, now())
-          WHERE r.id = $1 AND r.status = 'queued'
-            AND NOT EXISTS (
-              SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.id <> r.id
-                 AND o.status IN ${ACTIVE_LIST} AND (o.created_at, o.id) < (r.created_at, r.id))
+          WHERE r.id = $1 AND ${R_IS_QUEUED_HEAD}
           RETURNING r.id`,
         [runId, leaseToken, this.leaseSeconds],
       );
@@ -123,6 +155,52 @@ export class RunTransitions {
     if (events === null) return false;
     await this.afterLeavingThread(run, events);
     return true;
+  }
+
+  /**
+   * The lease holder's graph stopped at a question: the run becomes `waiting` and gives up its lease,
+   * and `writePoint` stores the waiting point in the same transaction (its events come before the
+   * status event). When the lease is gone or a cancel was requested meanwhile nothing is written, and
+   * the cancel wins over the question (the run ends `cancelled` if this worker still holds it).
+   */
+  async park(
+    run: Pick<RunEntity, 'id' | 'threadId'>,
+    leaseToken: string,
+    writePoint: (manager: EntityManager) => Promise<NewRunEvent[]>,
+  ): Promise<ParkResult> {
+    const events = await this.dataSource.transaction(async (manager) => {
+      const [, affected] = await manager.query<[unknown, number]>(
+        `UPDATE runs SET status = 'waiting', lease_token = NULL, lease_expires_at = NULL
+          WHERE id = $1 AND lease_token = $2 AND status = 'running'`,
+        [run.id, leaseToken],
+      );
+      if (affected === 0) return null;
+      const pointEvents = await writePoint(manager);
+      return this.events.appendIn(manager, run.id, [...pointEvents, statusEvent('waiting')]);
+    });
+    if (events === null) {
+      await this.finish(run, leaseToken, { status: 'cancelled' });
+      return 'not_running';
+    }
+    await this.events.publish(run.id, events);
+    return 'parked';
+  }
+
+  /**
+   * An answered waiting run is `queued` again, inside the answer's transaction (which locked the run
+   * row and found it `waiting`). Publish the events and enqueue the run after the commit.
+   */
+  async requeueAnsweredIn(
+    manager: EntityManager,
+    runId: string,
+    resumeRequestId: string | null,
+  ): Promise<RunEvent[]> {
+    // The answering request is named on the log lines of the execution it resumes.
+    await manager.query(`UPDATE runs SET status = 'queued', resume_request_id = $2 WHERE id = $1`, [
+      runId,
+      resumeRequestId,
+    ]);
+    return this.events.appendIn(manager, runId, [statusEvent('queued')]);
   }
 
   /** On shutdown: hand the run back (`queued`) so another worker continues it from its checkpoint. */

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository, type EntityManager } from 'typeorm';
 import { ACTIVE_STATUSES } from './run-status.js';
 import { RunEntity } from './run.entity.js';
+import { O_AHEAD_OF_R, R_IS_QUEUED_HEAD, THREAD_QUEUE_ORDER } from './thread-queue.js';
 
 /** A queued run, how many times it was claimed (which names its next job), and the requests behind it. */
 export interface QueuedRun {
@@ -12,9 +13,7 @@ export interface QueuedRun {
   resumeRequestId: string | null;
 }
 
-const ACTIVE_LIST = `('${ACTIVE_STATUSES.join("','")}')`;
-
-/** Reads of runs; state changes live in `RunTransitions` and `RunCreation`. */
+/** Reads of runs; every status change lives in `RunTransitions`. */
 @Injectable()
 export class RunsRepository {
   constructor(
@@ -39,16 +38,15 @@ export class RunsRepository {
   activeInThread(threadId: string, manager: EntityManager = this.dataSource.manager): Promise<RunEntity[]> {
     return manager.getRepository(RunEntity).find({
       where: { threadId, status: In([...ACTIVE_STATUSES]) },
-      order: { createdAt: 'ASC', id: 'ASC' },
+      order: THREAD_QUEUE_ORDER,
     });
   }
 
-  /** How many active runs of the thread were created before this one (0 = it holds the thread). */
+  /** How many active runs of the thread are ahead of this one (0 = it holds the thread). */
   async queuePosition(run: RunEntity): Promise<number> {
     const [{ count }] = await this.dataSource.query<[{ count: number }]>(
-      `SELECT count(*)::int AS count FROM runs
-        WHERE thread_id = $1 AND status IN ${ACTIVE_LIST} AND (created_at, id) < ($2, $3)`,
-      [run.threadId, run.createdAt, run.id],
+      `SELECT count(o.id)::int AS count FROM runs r JOIN runs o ON ${O_AHEAD_OF_R} WHERE r.id = $1`,
+      [run.id],
     );
     return count;
   }
@@ -58,19 +56,18 @@ export class RunsRepository {
     threadId: string,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<QueuedRun | null> {
-    const [head] = await this.activeInThread(threadId, manager);
-    return head?.status === 'queued' ? head : null;
+    const [head] = await manager.query<QueuedRun[]>(
+      `SELECT r.id, r.attempts, r.origin_request_id AS "originRequestId", r.resume_request_id AS "resumeRequestId" FROM runs r WHERE r.thread_id = $1 AND ${R_IS_QUEUED_HEAD}`,
+      [threadId],
+    );
+    return head ?? null;
   }
 
   /** Queued runs at the head of their thread, created before `olderThanSeconds` ago. */
   async queuedHeads(olderThanSeconds: number, limit: number): Promise<QueuedRun[]> {
     return this.dataSource.query<QueuedRun[]>(
-      `SELECT r.id, r.attempts, r.origin_request_id AS "originRequestId", r.resume_request_id AS "resumeRequestId"
-         FROM runs r
-        WHERE r.status = 'queued' AND r.created_at < now() - make_interval(secs => $1)
-          AND NOT EXISTS (
-            SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.id <> r.id
-               AND o.status IN ${ACTIVE_LIST} AND (o.created_at, o.id) < (r.created_at, r.id))
+      `SELECT r.id, r.attempts, r.origin_request_id AS "originRequestId", r.resume_request_id AS "resumeRequestId" FROM runs r
+        WHERE ${R_IS_QUEUED_HEAD} AND r.created_at < now() - make_interval(secs => $1)
         ORDER BY r.created_at LIMIT $2`,
       [olderThanSeconds, limit],
     );
@@ -94,5 +91,3 @@ export class RunsRepository {
     return this.rows.findBy({ parentRunId, status: In([...ACTIVE_STATUSES]) });
   }
 }
-
-export { ACTIVE_LIST };

@@ -6,7 +6,7 @@ import type { WaitingPoints } from '../questions/waiting-points.js';
 import type { RunEntity } from '../runs/run.entity.js';
 import { RunFailureCodes } from '../runs/runs.errors.js';
 import { DomainError } from '../../../common/errors/domain-error.js';
-import type { QuestionInterrupt } from './run-session.js';
+import type { QuestionInterrupt } from './session/question-interrupt.js';
 
 /** How the graph stopped: at its end, or at a question for the user. */
 export type GraphEnd = { kind: 'completed' } | { kind: 'waiting'; question: QuestionInterrupt };

@@ -5,13 +5,13 @@ import { DomainError } from '../../../common/errors/domain-error.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { workdirVirtualPath } from '../../workspace/index.js';
 import { projectOf } from '../../threads/index.js';
-import { RunAuthorizationRevokedError, ToolEvents, ToolExecutor } from '../../tools/index.js';
+import { LeaseLostError, RunAuthorizationRevokedError, ToolEvents, ToolExecutor } from '../../tools/index.js';
 import { ChatModelFactory } from '../model/chat-model.factory.js';
 import { RunAuthorization } from '../assembly/run-authorization.js';
 import { RunContextPreparer, type PreparedRun } from '../assembly/run-context-preparer.js';
 import { ToolAssembler } from '../assembly/tool-assembler.js';
 import { ToolVisibility } from '../assembly/tool-visibility.js';
-import { LeaseLostError, RunEvents } from '../events/run-events.js';
+import { RunEvents } from '../events/run-events.js';
 import { buildAgentGraph } from '../graph/agent-graph.js';
 import { Checkpointer } from '../graph/checkpointer.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
@@ -21,7 +21,7 @@ import { RunTransitions, type ClaimResult, type RunOutcome } from '../runs/run-t
 import { ActiveRuns, type StopReason } from './active-runs.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { invokeRunGraph, type GraphEnd } from './invoke-run-graph.js';
-import { RunSession, RunStoppedError, type QuestionInterrupt } from './run-session.js';
+import { RunSession, type QuestionInterrupt } from './run-session.js';
 import { WaitingPoints } from '../questions/waiting-points.js';
 
 /** How an execution ended for this worker: an outcome to record, or nothing (lease lost, handed back). */
@@ -171,12 +171,8 @@ export class RunExecutor implements OnModuleInit {
   }
 
   private endingOf(run: RunEntity, error: unknown): Ending {
-    if (error instanceof LeaseLostError || error instanceof RunStoppedError)
-      return { kind: 'stopped', reason: 'lease_lost' };
-    if (error instanceof RunAuthorizationRevokedError) {
-      if (error.code === 'runs.lease_lost') return { kind: 'stopped', reason: 'lease_lost' };
-      return failed(error.code, error.message);
-    }
+    if (error instanceof LeaseLostError) return { kind: 'stopped', reason: 'lease_lost' };
+    if (error instanceof RunAuthorizationRevokedError) return failed(error.code, error.message);
     if (error instanceof GraphRecursionError)
       return failed(
         RunFailureCodes.stepLimitExceeded,
@@ -191,11 +187,10 @@ export class RunExecutor implements OnModuleInit {
     try {
       if (ending.kind === 'waiting') {
         const { tool_call_id: toolCallId, questions } = ending.question;
-        // A cancel requested meanwhile wins over the question.
-        if ((await this.waitingPoints.park(run, leaseToken, toolCallId, questions)) === 'not_running') {
-          if (await this.transitions.finish(run, leaseToken, { status: 'cancelled' }))
-            this.logger.log({ status: 'cancelled' }, 'run finished');
-        } else this.logger.log({ tool_call_id: toolCallId }, 'run waiting');
+        // A cancel requested meanwhile wins over the question (the transitions finish the run cancelled).
+        if ((await this.waitingPoints.park(run, leaseToken, toolCallId, questions)) === 'not_running')
+          this.logger.log({ status: 'cancelled' }, 'run finished');
+        else this.logger.log({ tool_call_id: toolCallId }, 'run waiting');
         return;
       }
       if (ending.kind === 'outcome') {

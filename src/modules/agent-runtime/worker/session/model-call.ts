@@ -1,0 +1,112 @@
+import { AIMessage, AIMessageChunk, SystemMessage, type BaseMessage } from '@langchain/core/messages';
+import { randomUUID } from 'node:crypto';
+import { DeltaBatcher } from '../../events/delta-batcher.js';
+import type { NewRunEvent } from '../../events/run-event.js';
+import { repairDanglingToolCalls } from '../../graph/repair-history.js';
+import type { MessageToolCall } from '../../messages/message.entity.js';
+import type { SessionScope } from './session-scope.js';
+
+function textOf(content: AIMessageChunk['content']): string {
+  if (typeof content === 'string') return content;
+  return content
+    .map((part) =>
+      typeof part === 'object' && part !== null && part.type === 'text' ? String(part.text) : '',
+    )
+    .join('');
+}
+
+/**
+ * One model call: the tools visible now are bound, the reply is streamed as batched `message_delta`
+ * events, then the assistant message, its tool calls and the token usage are recorded (lease-fenced).
+ */
+export async function callModel(scope: SessionScope, history: BaseMessage[]): Promise<AIMessage> {
+  scope.safePoint();
+  const { snapshot, model, signal } = scope.init;
+  const visible = await scope.refreshVisibleTools();
+  const bound =
+    visible.length === 0
+      ? model
+      : model.bindTools!(
+          visible.map((tool) => ({
+            type: 'function' as const,
+            function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+          })),
+        );
+  const shown = repairDanglingToolCalls(history);
+  const prompt =
+    snapshot.system_prompt === '' ? shown : [new SystemMessage(snapshot.system_prompt), ...shown];
+
+  const messageId = randomUUID();
+  const deltas = new DeltaBatcher(scope.deps.eventFlushMs, (delta) =>
+    scope.emit([{ type: 'message_delta', payload: { message_id: messageId, delta } }]).then(() => undefined),
+  );
+  let full: AIMessageChunk | undefined;
+  try {
+    for await (const chunk of await bound.stream(prompt, { signal })) {
+      full = full === undefined ? chunk : full.concat(chunk);
+      deltas.push(textOf(chunk.content));
+    }
+  } finally {
+    await deltas.close();
+  }
+  scope.safePoint();
+  return recordAssistant(scope, messageId, full ?? new AIMessageChunk({ content: '' }));
+}
+
+async function recordAssistant(
+  scope: SessionScope,
+  messageId: string,
+  full: AIMessageChunk,
+): Promise<AIMessage> {
+  const { runId, threadId, leaseToken } = scope.init;
+  const toolCalls: MessageToolCall[] = (full.tool_calls ?? []).map((call) => ({
+    id: call.id ?? `call_${randomUUID()}`,
+    name: call.name,
+    args: call.args,
+  }));
+  for (const invalid of full.invalid_tool_calls ?? []) {
+    const id = invalid.id ?? `call_${randomUUID()}`;
+    scope.invalidArgs.set(id, invalid.args ?? '');
+    toolCalls.push({ id, name: invalid.name ?? 'unknown', args: {} });
+  }
+  const content = textOf(full.content);
+  await scope.deps.messages.insertFenced(
+    {
+      id: messageId,
+      threadId,
+      runId,
+      role: 'assistant',
+      content,
+      toolCalls: toolCalls.length > 0 ? toolCalls : null,
+    },
+    leaseToken,
+  );
+  await scope.emit([
+    {
+      type: 'message',
+      payload: {
+        message_id: messageId,
+        role: 'assistant',
+        content,
+        ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+      },
+    },
+    ...toolCalls.map((call): NewRunEvent => ({
+      type: 'tool_call',
+      payload: { tool_call_id: call.id, name: call.name, args: call.args },
+    })),
+  ]);
+  const usage = full.usage_metadata;
+  if (usage !== undefined)
+    await scope.deps.transitions.addUsage(runId, leaseToken, {
+      input_tokens: usage.input_tokens,
+      output_tokens: usage.output_tokens,
+      total_tokens: usage.total_tokens,
+    });
+  return new AIMessage({
+    id: messageId,
+    content,
+    tool_calls: toolCalls.map((call) => ({ ...call, type: 'tool_call' as const })),
+    usage_metadata: usage,
+  });
+}

@@ -1,0 +1,79 @@
+import type { AIMessage } from '@langchain/core/messages';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { ToolExecutionContext, ToolExecutor } from '../../../tools/index.js';
+import type { OfferedTool } from '../../assembly/run-tool-sources.js';
+import type { ToolVisibility, VisibilityContext } from '../../assembly/tool-visibility.js';
+import type { RunConfigSnapshot } from '../../assembly/run-config-snapshot.js';
+import type { RunEvents } from '../../events/run-events.js';
+import type { NewRunEvent } from '../../events/run-event.js';
+import type { MessagesRepository } from '../../messages/messages.repository.js';
+import type { RunTransitions } from '../../runs/run-transitions.js';
+
+export type ModelToolCall = NonNullable<AIMessage['tool_calls']>[number];
+
+/** Thrown at a safe point once the run was asked to stop (cancel, lost lease, shutdown). */
+export class RunStoppedError extends Error {
+  constructor() {
+    super('the run was stopped');
+    this.name = 'RunStoppedError';
+  }
+}
+
+export interface RunSessionDeps {
+  events: RunEvents;
+  messages: MessagesRepository;
+  executor: ToolExecutor;
+  visibility: ToolVisibility;
+  transitions: RunTransitions;
+  eventFlushMs: number;
+}
+
+export interface RunSessionInit {
+  runId: string;
+  threadId: string;
+  leaseToken: string;
+  snapshot: RunConfigSnapshot;
+  executable: OfferedTool[];
+  model: BaseChatModel;
+  toolContext: Omit<ToolExecutionContext, 'visibleTools'>;
+  signal: AbortSignal;
+}
+
+/**
+ * What the jobs of one run's session (model call, tool loop, question interrupt) share: the run, its
+ * dependencies, what the model was shown last, and the lease-fenced event writes.
+ */
+export class SessionScope {
+  /** What the model was shown in its latest call (null until a call in this session). */
+  private visible: ReadonlySet<string> | null = null;
+  /** Raw arguments of tool calls the model sent as invalid JSON (refused by the executor's guards). */
+  readonly invalidArgs = new Map<string, string>();
+
+  constructor(
+    readonly deps: RunSessionDeps,
+    readonly init: RunSessionInit,
+  ) {}
+
+  /** The tools the model may see now (asked again on every model call). */
+  async refreshVisibleTools(): Promise<OfferedTool[]> {
+    const { snapshot, runId, threadId } = this.init;
+    const context: VisibilityContext = { runId, threadId, snapshot };
+    const visible = await this.deps.visibility.visible(context, this.init.executable);
+    this.visible = new Set(visible.map((tool) => tool.name));
+    return visible;
+  }
+
+  /** What the latest model call showed; a resumed run re-enters at its tools step and asks now. */
+  async visibleToolNames(): Promise<ReadonlySet<string>> {
+    if (this.visible === null) await this.refreshVisibleTools();
+    return this.visible!;
+  }
+
+  emit(events: NewRunEvent[]) {
+    return this.deps.events.emit(this.init.runId, events, { leaseToken: this.init.leaseToken });
+  }
+
+  safePoint(): void {
+    if (this.init.signal.aborted) throw new RunStoppedError();
+  }
+}

@@ -1,0 +1,84 @@
+import { ToolMessage, type AIMessage } from '@langchain/core/messages';
+import { Logger } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import type { ToolCallResult } from '../../../tools/index.js';
+import { ASK_USER_QUESTION } from '../../questions/ask-user-question.tool.js';
+import { askTurnQuestions } from './question-interrupt.js';
+import type { ModelToolCall, SessionScope } from './session-scope.js';
+
+/**
+ * The id of the tool message answering a tool call: the same on every attempt of the run (the
+ * requesting assistant message comes from the checkpoint with its id). Keyed by that message too,
+ * because providers may reuse a tool call id in a later turn of the same run.
+ */
+export function toolMessageId(runId: string, requestId: string, toolCallId: string): string {
+  const hex = createHash('sha256').update(`${runId}:${requestId}:${toolCallId}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * The tool calls of one assistant message, in order, each through the ToolExecutor (questions through
+ * one interrupt), each result recorded (lease-fenced) and emitted. A result an earlier attempt stored
+ * is reused, not executed again. Stops at a safe point between calls if the run was asked to.
+ */
+export async function runTools(scope: SessionScope, request: AIMessage): Promise<ToolMessage[]> {
+  const { runId, threadId, leaseToken } = scope.init;
+  const calls = request.tool_calls ?? [];
+  const ids = calls.map((call) => toolMessageId(runId, request.id ?? '', call.id!));
+  const stored = new Map((await scope.deps.messages.findByIds(ids)).map((row) => [row.id, row]));
+  const execute = (call: ModelToolCall) => executeCall(scope, call);
+  const results: ToolMessage[] = [];
+  let answered: Map<string, ToolCallResult> | null = null;
+  for (const [index, call] of calls.entries()) {
+    scope.safePoint();
+    const id = ids[index];
+    const previous = stored.get(id);
+    if (previous !== undefined) {
+      // Executed by an earlier attempt of this run whose checkpoint was not written: not run twice.
+      results.push(
+        new ToolMessage({ id, content: previous.content, tool_call_id: call.id!, name: call.name }),
+      );
+      continue;
+    }
+    let result: ToolCallResult;
+    if (call.name === ASK_USER_QUESTION) {
+      answered ??= await askTurnQuestions(calls, (position) => stored.has(ids[position]), execute);
+      result = answered.get(call.id!)!;
+    } else {
+      result = await execute(call);
+    }
+    const { content, isError } = result;
+    await scope.deps.messages.insertFenced(
+      { id, threadId, runId, role: 'tool', content, toolCallId: call.id!, name: call.name },
+      leaseToken,
+    );
+    await scope.emit([
+      {
+        type: 'tool_result',
+        payload: { tool_call_id: call.id, name: call.name, content, is_error: isError },
+      },
+    ]);
+    results.push(
+      new ToolMessage({
+        id,
+        content,
+        tool_call_id: call.id!,
+        name: call.name,
+        status: isError ? 'error' : 'success',
+      }),
+    );
+  }
+  return results;
+}
+
+/** Its lines carry the run's log fields (`RunLogContext`). */
+const logger = new Logger('RunSession');
+
+async function executeCall(scope: SessionScope, call: ModelToolCall): Promise<ToolCallResult> {
+  logger.debug({ tool_call_id: call.id, tool: call.name }, 'tool call');
+  return scope.deps.executor.execute(
+    { id: call.id!, name: call.name, args: scope.invalidArgs.get(call.id!) ?? call.args },
+    // A resumed run re-enters at its tools step: it gets what its model call would have shown.
+    { ...scope.init.toolContext, visibleTools: await scope.visibleToolNames() },
+  );
+}
