@@ -16,7 +16,7 @@ import { buildAgentGraph } from '../graph/agent-graph.js';
 import { Checkpointer } from '../graph/checkpointer.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
 import type { RunEntity } from '../runs/run.entity.js';
-import { RunFailureCodes } from '../runs/runs.errors.js';
+import { RunFailureCodes, RunsErrorCode } from '../runs/runs.errors.js';
 import { RunTransitions, type ClaimResult, type RunOutcome } from '../runs/run-transitions.js';
 import { ActiveRuns, type StopReason } from './active-runs.js';
 import { LeaseKeeper } from './lease-keeper.js';
@@ -174,7 +174,7 @@ export class RunExecutor implements OnModuleInit {
     if (error instanceof LeaseLostError || error instanceof RunStoppedError)
       return { kind: 'stopped', reason: 'lease_lost' };
     if (error instanceof RunAuthorizationRevokedError) {
-      if (error.code === 'runs.lease_lost') return { kind: 'stopped', reason: 'lease_lost' };
+      if (error.code === RunsErrorCode.LEASE_LOST) return { kind: 'stopped', reason: 'lease_lost' };
       return failed(error.code, error.message);
     }
     if (error instanceof GraphRecursionError)
