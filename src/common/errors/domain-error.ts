@@ -15,6 +15,12 @@ export type ErrorKind =
   | 'timeout'
   | 'internal';
 
+/**
+ * A stable `<module>.<snake_case>` code that clients rely on. Each module defines its codes as constants
+ * in its `*.errors.ts`; nothing else writes a code string.
+ */
+export type ErrorCode = `${string}.${string}`;
+
 export interface DomainErrorOptions {
   details?: Record<string, unknown>;
   cause?: unknown;
@@ -28,8 +34,7 @@ export class DomainError extends Error {
 
   constructor(
     readonly kind: ErrorKind,
-    /** Stable `<module>.<snake_case>` code that clients rely on. */
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     options: DomainErrorOptions = {},
   ) {

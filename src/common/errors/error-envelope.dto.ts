@@ -1,11 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CommonErrorCode } from './common.errors.js';
 
 /** The body of every error response. */
 export class ErrorEnvelopeDto {
   @ApiProperty({ example: 404 })
   status_code: number;
 
-  @ApiProperty({ example: 'common.not_found', description: 'Stable `<module>.<snake_case>` code.' })
+  @ApiProperty({ example: CommonErrorCode.NOT_FOUND, description: 'Stable `<module>.<snake_case>` code.' })
   code: string;
 
   @ApiProperty({ example: 'User not found.' })

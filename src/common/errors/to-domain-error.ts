@@ -1,20 +1,21 @@
 import { HttpException } from '@nestjs/common';
-import { CommonErrors } from './common.errors.js';
-import { DomainError, type ErrorKind } from './domain-error.js';
+import { AuthErrorCode } from '../auth/auth.errors.js';
+import { CommonErrorCode, CommonErrors } from './common.errors.js';
+import { DomainError, type ErrorCode, type ErrorKind } from './domain-error.js';
 import { isTransientConflict } from '../../database/transient-conflict.js';
 
-const HTTP_KIND: Record<number, [ErrorKind, string]> = {
-  400: ['invalid', 'common.bad_request'],
-  401: ['unauthenticated', 'auth.unauthenticated'],
-  403: ['forbidden', 'auth.forbidden'],
-  404: ['not_found', 'common.not_found'],
-  405: ['invalid', 'common.method_not_allowed'],
-  409: ['conflict', 'common.conflict'],
-  413: ['too_large', 'common.payload_too_large'],
-  415: ['invalid', 'common.unsupported_media_type'],
-  422: ['unprocessable', 'common.unprocessable'],
-  429: ['rate_limited', 'common.rate_limited'],
-  503: ['unavailable', 'common.dependency_unavailable'],
+const HTTP_KIND: Record<number, [ErrorKind, ErrorCode]> = {
+  400: ['invalid', CommonErrorCode.BAD_REQUEST],
+  401: ['unauthenticated', AuthErrorCode.UNAUTHENTICATED],
+  403: ['forbidden', AuthErrorCode.FORBIDDEN],
+  404: ['not_found', CommonErrorCode.NOT_FOUND],
+  405: ['invalid', CommonErrorCode.METHOD_NOT_ALLOWED],
+  409: ['conflict', CommonErrorCode.CONFLICT],
+  413: ['too_large', CommonErrorCode.PAYLOAD_TOO_LARGE],
+  415: ['invalid', CommonErrorCode.UNSUPPORTED_MEDIA_TYPE],
+  422: ['unprocessable', CommonErrorCode.UNPROCESSABLE],
+  429: ['rate_limited', CommonErrorCode.RATE_LIMITED],
+  503: ['unavailable', CommonErrorCode.DEPENDENCY_UNAVAILABLE],
 };
 
 const DATABASE_DOWN = new Set([
@@ -63,7 +64,9 @@ export function toDomainError(error: unknown): DomainError {
     const status = error.getStatus();
     const [kind, code] =
       HTTP_KIND[status] ??
-      (status >= 500 ? ['internal', 'common.internal_error'] : ['invalid', 'common.bad_request']);
+      (status >= 500
+        ? ['internal', CommonErrorCode.INTERNAL_ERROR]
+        : ['invalid', CommonErrorCode.BAD_REQUEST]);
     if (kind === 'internal') return CommonErrors.internal();
     const response = error.getResponse();
     const message =

@@ -16,12 +16,21 @@ const REASON_TEXT: Record<UrlRefusalReason, string> = {
   cross_origin_body_redirect: 'a 307/308 redirect to another origin would re-send the request body there',
 };
 
+export const HttpSafetyErrorCode = {
+  URL_NOT_ALLOWED: 'http_safety.url_not_allowed',
+  TOO_MANY_REDIRECTS: 'http_safety.too_many_redirects',
+  TIMEOUT: 'http_safety.timeout',
+  RESPONSE_TOO_LARGE: 'http_safety.response_too_large',
+  CONNECTION_FAILED: 'http_safety.connection_failed',
+} as const;
+export type HttpSafetyErrorCode = (typeof HttpSafetyErrorCode)[keyof typeof HttpSafetyErrorCode];
+
 export const HttpSafetyErrors = {
   urlNotAllowed: (url: string | URL, reason: UrlRefusalReason) => {
     const safe = redactUrl(url);
     return new DomainError(
       'invalid',
-      'http_safety.url_not_allowed',
+      HttpSafetyErrorCode.URL_NOT_ALLOWED,
       `Refused ${safe}: ${REASON_TEXT[reason]}.`,
       {
         details: { url: safe, reason },
@@ -31,14 +40,14 @@ export const HttpSafetyErrors = {
   tooManyRedirects: (url: string | URL, maxRedirects: number) =>
     new DomainError(
       'unprocessable',
-      'http_safety.too_many_redirects',
+      HttpSafetyErrorCode.TOO_MANY_REDIRECTS,
       `More than ${maxRedirects} redirects starting at ${redactUrl(url)}.`,
       { details: { url: redactUrl(url), max_redirects: maxRedirects } },
     ),
   timeout: (url: string | URL, timeoutMs: number) =>
     new DomainError(
       'timeout',
-      'http_safety.timeout',
+      HttpSafetyErrorCode.TIMEOUT,
       `${redactUrl(url)} did not answer within ${timeoutMs} ms.`,
       {
         details: { url: redactUrl(url), timeout_ms: timeoutMs },
@@ -47,15 +56,20 @@ export const HttpSafetyErrors = {
   responseTooLarge: (url: string | URL | undefined, limitBytes: number) =>
     new DomainError(
       'too_large',
-      'http_safety.response_too_large',
+      HttpSafetyErrorCode.RESPONSE_TOO_LARGE,
       `The response${url === undefined ? '' : ` from ${redactUrl(url)}`} exceeds ${limitBytes} bytes.`,
       { details: { ...(url === undefined ? {} : { url: redactUrl(url) }), limit_bytes: limitBytes } },
     ),
   connectionFailed: (url: string | URL, cause: unknown) =>
-    new DomainError('unavailable', 'http_safety.connection_failed', `Could not reach ${redactUrl(url)}.`, {
-      details: { url: redactUrl(url) },
-      cause,
-    }),
+    new DomainError(
+      'unavailable',
+      HttpSafetyErrorCode.CONNECTION_FAILED,
+      `Could not reach ${redactUrl(url)}.`,
+      {
+        details: { url: redactUrl(url) },
+        cause,
+      },
+    ),
 };
 
 /**

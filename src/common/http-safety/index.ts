@@ -1,7 +1,7 @@
 export { Allowlist, type AllowlistInput } from './allowlist.js';
 export { isBlockedAddress } from './blocked-addresses.js';
 export { checkUrlLiteral } from './check-url.js';
-export { HttpSafetyErrors, type UrlRefusalReason } from './http-safety.errors.js';
+export { HttpSafetyErrorCode, HttpSafetyErrors, type UrlRefusalReason } from './http-safety.errors.js';
 export { readBodyCapped } from './read-body-capped.js';
 export { redactUrl } from './redact-url.js';
 export { createSafeDispatcher, type SafeDispatcherOptions } from './safe-dispatcher.js';

@@ -1,21 +1,35 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
+import { AuthErrorCode } from '../auth/auth.errors.js';
+import { CommonErrorCode } from '../errors/common.errors.js';
+import type { ErrorCode } from '../errors/domain-error.js';
 import { ErrorEnvelopeDto } from '../errors/error-envelope.dto.js';
 
+/** A code as the descriptions show it. */
+const shown = (...codes: ErrorCode[]) => codes.map((c) => `\`${c}\``).join(', ');
+
 const DESCRIPTIONS: Record<number, string> = {
-  400: 'Malformed input (`common.validation_failed` with `details.fields`, unknown fields included).',
-  401: 'No or invalid credentials (`auth.missing_credentials`, `auth.invalid_token`, `auth.token_revoked`, `auth.invalid_api_key`, `auth.api_key_revoked`, `auth.api_key_expired`, `auth.account_disabled`).',
-  403: 'The caller lacks the role or permission (`auth.forbidden`).',
+  400: `Malformed input (${shown(CommonErrorCode.VALIDATION_FAILED)} with \`details.fields\`, unknown fields included).`,
+  401: `No or invalid credentials (${shown(
+    AuthErrorCode.MISSING_CREDENTIALS,
+    AuthErrorCode.INVALID_TOKEN,
+    AuthErrorCode.TOKEN_REVOKED,
+    AuthErrorCode.INVALID_API_KEY,
+    AuthErrorCode.API_KEY_REVOKED,
+    AuthErrorCode.API_KEY_EXPIRED,
+    AuthErrorCode.ACCOUNT_DISABLED,
+  )}).`,
+  403: `The caller lacks the role or permission (${shown(AuthErrorCode.FORBIDDEN)}).`,
   404: 'Not found, or not visible to the caller.',
   409: 'Conflict with the current state.',
-  413: 'Request body too large (`common.payload_too_large`).',
+  413: `Request body too large (${shown(CommonErrorCode.PAYLOAD_TOO_LARGE)}).`,
   422: 'Well-formed but unacceptable (unknown reference).',
   429: 'Rate limited; see `Retry-After`.',
-  503: 'A dependency is down (`common.dependency_unavailable`).',
+  503: `A dependency is down (${shown(CommonErrorCode.DEPENDENCY_UNAVAILABLE)}).`,
 };
 
-/** A status, or a status with the stable error codes a route answers with it. */
-export type ErrorSpec = number | [status: number, ...codes: string[]];
+/** A status, or a status with the stable error codes (each module's `*ErrorCode` constants) it answers with. */
+export type ErrorSpec = number | [status: number, ...codes: ErrorCode[]];
 
 /** Documents the error envelope (and the codes) for the listed statuses. */
 export function ApiErrors(...specs: ErrorSpec[]): MethodDecorator & ClassDecorator {
@@ -23,8 +37,7 @@ export function ApiErrors(...specs: ErrorSpec[]): MethodDecorator & ClassDecorat
     ...specs.map((spec) => {
       const [status, ...codes] = typeof spec === 'number' ? [spec] : spec;
       const generic = DESCRIPTIONS[status] ?? 'Error';
-      const description =
-        codes.length === 0 ? generic : `${generic} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`;
+      const description = codes.length === 0 ? generic : `${generic} Codes: ${shown(...codes)}.`;
       return ApiResponse({ status, description, type: ErrorEnvelopeDto });
     }),
   );

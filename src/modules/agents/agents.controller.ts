@@ -8,6 +8,7 @@ import { AgentDto, AgentPageDto } from './dto/agent.dto.js';
 import { CreateAgentDto } from './dto/create-agent.dto.js';
 import { ListAgentsQueryDto } from './dto/list-agents-query.dto.js';
 import { UpdateAgentDto } from './dto/update-agent.dto.js';
+import { AgentsErrorCode } from './agents.errors.js';
 
 @ApiTags('Agents')
 @ApiBearerAuth()
@@ -25,9 +26,9 @@ export class AgentsController {
   @Post()
   @ApiOperation({ summary: 'Create an agent (or a subagent); omitted config fields take their defaults' })
   @ApiErrors(
-    [403, 'agents.share_scope_forbidden'],
-    [409, 'agents.slug_taken'],
-    [422, 'agents.unknown_reference', 'agents.manage_scope_outside_read_scope'],
+    [403, AgentsErrorCode.SHARE_SCOPE_FORBIDDEN],
+    [409, AgentsErrorCode.SLUG_TAKEN],
+    [422, AgentsErrorCode.UNKNOWN_REFERENCE, AgentsErrorCode.MANAGE_SCOPE_OUTSIDE_READ_SCOPE],
   )
   create(@CurrentUser() actor: AuthenticatedUser, @Body() body: CreateAgentDto): Promise<AgentDto> {
     return this.agents.create(actor, body);
@@ -35,7 +36,7 @@ export class AgentsController {
 
   @Get(':slug')
   @ApiOperation({ summary: "An agent, the caller's permission and the fields the caller may edit" })
-  @ApiErrors([404, 'agents.not_found'])
+  @ApiErrors([404, AgentsErrorCode.NOT_FOUND])
   get(@CurrentUser() actor: AuthenticatedUser, @Param('slug') slug: string): Promise<AgentDto> {
     return this.agents.get(actor, slug);
   }
@@ -43,9 +44,9 @@ export class AgentsController {
   @Patch(':slug')
   @ApiOperation({ summary: 'Change submitted fields; resource lists keep references the editor cannot use' })
   @ApiErrors(
-    [403, 'agents.manage_forbidden', 'agents.share_scope_forbidden'],
-    [404, 'agents.not_found'],
-    [422, 'agents.unknown_reference', 'agents.manage_scope_outside_read_scope'],
+    [403, AgentsErrorCode.MANAGE_FORBIDDEN, AgentsErrorCode.SHARE_SCOPE_FORBIDDEN],
+    [404, AgentsErrorCode.NOT_FOUND],
+    [422, AgentsErrorCode.UNKNOWN_REFERENCE, AgentsErrorCode.MANAGE_SCOPE_OUTSIDE_READ_SCOPE],
   )
   update(
     @CurrentUser() actor: AuthenticatedUser,
@@ -58,7 +59,11 @@ export class AgentsController {
   @Delete(':slug')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete an agent (builtin agents cannot be deleted)' })
-  @ApiErrors([403, 'agents.manage_forbidden'], [404, 'agents.not_found'], [409, 'agents.builtin_immutable'])
+  @ApiErrors(
+    [403, AgentsErrorCode.MANAGE_FORBIDDEN],
+    [404, AgentsErrorCode.NOT_FOUND],
+    [409, AgentsErrorCode.BUILTIN_IMMUTABLE],
+  )
   remove(@CurrentUser() actor: AuthenticatedUser, @Param('slug') slug: string): Promise<void> {
     return this.agents.remove(actor, slug);
   }

@@ -10,3 +10,4 @@ export type { AgentAccess, UsableAgent } from './agents.service.js';
 export { AgentResourceCatalog } from './resources/agent-resource-catalog.js';
 export { ALL, RESOURCE_FIELDS } from './config/agent-config.js';
 export type { ResourceField, ResourceSelection } from './config/agent-config.js';
+export { AgentsErrorCode } from './agents.errors.js';

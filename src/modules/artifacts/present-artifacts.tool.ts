@@ -1,17 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { DomainError } from '../../common/errors/domain-error.js';
 import { AgentTool, ToolEvents, type ToolInvocation } from '../tools/index.js';
 import { isInternalWorkspacePath, WorkspacePathResolver } from '../workspace/index.js';
+import { ArtifactsErrors } from './artifacts.errors.js';
 import { ThreadArtifactsRepository } from './thread-artifacts.repository.js';
+
+const refuse = ArtifactsErrors.pathRefused;
 
 const schema = z.strictObject({
   filepaths: z.array(z.string().trim().min(1)).min(1).max(50),
 });
-
-const refuse = (path: string, reason: string, message: string) =>
-  new DomainError('unprocessable', 'artifacts.path_refused', message, { details: { path, reason } });
 
 /** Shows result files to the user as cards (preview, download, save); records them on the thread. */
 @Injectable()

@@ -6,6 +6,7 @@ import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js'
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { AuthService } from './auth.service.js';
 import { LoginDto, MeDto, TokenDto } from './dto/login.dto.js';
+import { AuthErrorCode } from '../../common/auth/auth.errors.js';
 
 @ApiTags('Identity')
 @Controller('auth')
@@ -16,7 +17,11 @@ export class AuthController {
   @Public()
   @HttpCode(200)
   @ApiOperation({ summary: 'Log in with username and password; returns a JWT' })
-  @ApiErrors(400, [401, 'auth.invalid_credentials', 'auth.account_disabled'], [429, 'auth.too_many_attempts'])
+  @ApiErrors(
+    400,
+    [401, AuthErrorCode.INVALID_CREDENTIALS, AuthErrorCode.ACCOUNT_DISABLED],
+    [429, AuthErrorCode.TOO_MANY_ATTEMPTS],
+  )
   login(@Body() body: LoginDto, @Req() req: Request): Promise<TokenDto> {
     return this.auth.login(body, req.ip ?? 'unknown');
   }

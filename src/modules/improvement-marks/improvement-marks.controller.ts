@@ -7,6 +7,7 @@ import { ImprovementMarkDto, ImprovementMarkPageDto } from './dto/improvement-ma
 import { ListImprovementMarksQueryDto } from './dto/list-improvement-marks-query.dto.js';
 import { ImprovementMarksService } from './improvement-marks.service.js';
 import { uuidParam } from '../../common/validation/uuid-param.pipe.js';
+import { ImprovementMarksErrorCode } from './improvement-marks.errors.js';
 
 @ApiTags('Improvement marks')
 @ApiBearerAuth()
@@ -31,7 +32,7 @@ export class ImprovementMarksController {
   @Get(':id')
   @ApiOperation({ summary: 'One mark (admins: any; a user: one of their own runs)' })
   @ApiOkResponse({ type: ImprovementMarkDto })
-  @ApiErrors([404, 'improvement_marks.not_found'])
+  @ApiErrors([404, ImprovementMarksErrorCode.NOT_FOUND])
   get(
     @CurrentUser() viewer: AuthenticatedUser,
     @Param('id', uuidParam()) id: string,

@@ -1,23 +1,33 @@
 import { DomainError } from '../../common/errors/domain-error.js';
 
+export const ImprovementMarksErrorCode = {
+  NOT_FOUND: 'improvement_marks.not_found',
+  RUN_CONTEXT_MISSING: 'improvement_marks.run_context_missing',
+  RUN_MISMATCH: 'improvement_marks.run_mismatch',
+  CONFLICT: 'improvement_marks.conflict',
+} as const;
+export type ImprovementMarksErrorCode =
+  (typeof ImprovementMarksErrorCode)[keyof typeof ImprovementMarksErrorCode];
+
 export const ImprovementMarksErrors = {
-  notFound: () => new DomainError('not_found', 'improvement_marks.not_found', 'Improvement mark not found.'),
+  notFound: () =>
+    new DomainError('not_found', ImprovementMarksErrorCode.NOT_FOUND, 'Improvement mark not found.'),
   runContextMissing: () =>
     new DomainError(
       'invalid',
-      'improvement_marks.run_context_missing',
+      ImprovementMarksErrorCode.RUN_CONTEXT_MISSING,
       'No real run or tool call is attached to this call: nothing was saved.',
     ),
   runMismatch: () =>
     new DomainError(
       'forbidden',
-      'improvement_marks.run_mismatch',
+      ImprovementMarksErrorCode.RUN_MISMATCH,
       'The run does not belong to this caller and thread: nothing was saved.',
     ),
   conflict: (id: string, runId: string, toolCallId: string) =>
     new DomainError(
       'conflict',
-      'improvement_marks.conflict',
+      ImprovementMarksErrorCode.CONFLICT,
       'This tool call already saved a mark with a different reason.',
       { details: { id, run_id: runId, tool_call_id: toolCallId } },
     ),

@@ -13,14 +13,34 @@ const UNSUPPORTED_HINTS: Readonly<Record<string, string>> = {
   damaged_zip: 'It looks like a ZIP archive (as Office documents are) but cannot be read: it may be damaged.',
 };
 
+export const OcrErrorCode = {
+  DISABLED: 'ocr.disabled',
+  ENGINE_UNAVAILABLE: 'ocr.engine_unavailable',
+  UNSUPPORTED_TYPE: 'ocr.unsupported_type',
+  FILE_TOO_LARGE: 'ocr.file_too_large',
+  ARCHIVE_TOO_LARGE: 'ocr.archive_too_large',
+  TOO_MANY_PAGES: 'ocr.too_many_pages',
+  IMAGE_TOO_LARGE: 'ocr.image_too_large',
+  TOO_COMPLEX: 'ocr.too_complex',
+  UNREADABLE: 'ocr.unreadable',
+  NO_TEXT: 'ocr.no_text',
+  OUTPUT_NAMES_EXHAUSTED: 'ocr.output_names_exhausted',
+  REMOTE_FAILED: 'ocr.remote_failed',
+} as const;
+export type OcrErrorCode = (typeof OcrErrorCode)[keyof typeof OcrErrorCode];
+
 /** Stable `ocr.*` codes the model and clients can act on. */
 export const OcrErrors = {
   disabled: () =>
-    new DomainError('unavailable', 'ocr.disabled', 'Document parsing (OCR) is disabled on this deployment.'),
+    new DomainError(
+      'unavailable',
+      OcrErrorCode.DISABLED,
+      'Document parsing (OCR) is disabled on this deployment.',
+    ),
   engineUnavailable: (engine: string, reason: string) =>
     new DomainError(
       'unavailable',
-      'ocr.engine_unavailable',
+      OcrErrorCode.ENGINE_UNAVAILABLE,
       `The ${engine} OCR engine is not available: ${reason}`,
       {
         details: { engine },
@@ -29,7 +49,7 @@ export const OcrErrors = {
   unsupportedType: (path: string, detected: string) =>
     new DomainError(
       'unprocessable',
-      'ocr.unsupported_type',
+      OcrErrorCode.UNSUPPORTED_TYPE,
       [`${shown(path)} is not a supported document.`, UNSUPPORTED_HINTS[detected], `Supported: ${SUPPORTED}.`]
         .filter((part) => part !== undefined)
         .join(' '),
@@ -38,56 +58,66 @@ export const OcrErrors = {
   fileTooLarge: (path: string, sizeBytes: number, limitBytes: number) =>
     new DomainError(
       'too_large',
-      'ocr.file_too_large',
+      OcrErrorCode.FILE_TOO_LARGE,
       `${shown(path)} has ${sizeBytes} bytes; documents are parsed up to ${limitBytes} bytes.`,
       { details: { path: shown(path), size_bytes: sizeBytes, limit_bytes: limitBytes } },
     ),
   archiveTooLarge: (limit: string) =>
     new DomainError(
       'too_large',
-      'ocr.archive_too_large',
+      OcrErrorCode.ARCHIVE_TOO_LARGE,
       `The document unpacks to more than ${limit}; it is refused as a possible ZIP bomb.`,
       { details: { limit } },
     ),
   tooManyPages: (pages: number, limit: number) =>
     new DomainError(
       'too_large',
-      'ocr.too_many_pages',
+      OcrErrorCode.TOO_MANY_PAGES,
       `The PDF has ${pages} pages; documents are parsed up to ${limit} pages. Split it first.`,
       { details: { pages, limit_pages: limit } },
     ),
   imageTooLarge: (width: number, height: number, limitPixels: number) =>
     new DomainError(
       'too_large',
-      'ocr.image_too_large',
+      OcrErrorCode.IMAGE_TOO_LARGE,
       `The image is ${width}×${height} pixels; images are recognised up to ${limitPixels} pixels. Scale it down first.`,
       { details: { width, height, limit_pixels: limitPixels } },
     ),
   tooComplex: () =>
     new DomainError(
       'too_large',
-      'ocr.too_complex',
+      OcrErrorCode.TOO_COMPLEX,
       'The document needs more memory to parse than a conversion may use.',
     ),
   unreadable: (type: string, problem: string) =>
     new DomainError(
       'unprocessable',
-      'ocr.unreadable',
+      OcrErrorCode.UNREADABLE,
       `The ${type} file could not be read: ${shown(problem)}`,
       {
         details: { type },
       },
     ),
   noText: (path: string, hint: string) =>
-    new DomainError('unprocessable', 'ocr.no_text', `No text was found in ${shown(path)}. ${hint}`.trim(), {
-      details: { path: shown(path) },
-    }),
+    new DomainError(
+      'unprocessable',
+      OcrErrorCode.NO_TEXT,
+      `No text was found in ${shown(path)}. ${hint}`.trim(),
+      {
+        details: { path: shown(path) },
+      },
+    ),
   outputNamesExhausted: (name: string) =>
-    new DomainError('conflict', 'ocr.output_names_exhausted', `Too many results named like ${shown(name)}.`, {
-      details: { name: shown(name) },
-    }),
+    new DomainError(
+      'conflict',
+      OcrErrorCode.OUTPUT_NAMES_EXHAUSTED,
+      `Too many results named like ${shown(name)}.`,
+      {
+        details: { name: shown(name) },
+      },
+    ),
   remoteFailed: (problem: string, status?: number) =>
-    new DomainError('unavailable', 'ocr.remote_failed', `The OCR service failed: ${shown(problem)}`, {
+    new DomainError('unavailable', OcrErrorCode.REMOTE_FAILED, `The OCR service failed: ${shown(problem)}`, {
       details: status === undefined ? {} : { status },
     }),
 };

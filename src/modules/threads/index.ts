@@ -7,3 +7,4 @@ export const THREADS_ENTITIES = [ThreadEntity];
 export { ThreadsModule } from './threads.module.js';
 export { ThreadsService, projectOf } from './threads.service.js';
 export type { ThreadRef } from './threads.service.js';
+export { ThreadsErrorCode } from './threads.errors.js';

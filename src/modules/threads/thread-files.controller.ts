@@ -15,13 +15,14 @@ import { CurrentUser } from '../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { ArtifactsService } from '../artifacts/index.js';
-import { WorkspaceService } from '../workspace/index.js';
+import { WorkspaceService, WorkspaceErrorCode } from '../workspace/index.js';
 import { ArtifactListDto, FileQueryDto, UploadedPathDto } from './dto/thread.dto.js';
-import { ThreadsErrors } from './threads.errors.js';
+import { ThreadsErrors, ThreadsErrorCode } from './threads.errors.js';
 import { ThreadsService, workdirOf } from './threads.service.js';
 import { uuidParam } from '../../common/validation/uuid-param.pipe.js';
 import { ThreadOwnerGuard } from './upload/thread-owner.guard.js';
 import { UploadCleanupInterceptor } from './upload/upload-cleanup.interceptor.js';
+import { CommonErrorCode } from '../../common/errors/common.errors.js';
 
 /** What multer's disk storage hands over (the fields used here): the body's file, complete, in a temp file. */
 interface UploadedTempFile {
@@ -33,7 +34,7 @@ interface UploadedTempFile {
 /** Files of a thread's workdir: upload, download, and the artifacts presented in it. */
 @ApiTags('Workspace and artifacts')
 @ApiBearerAuth()
-@ApiErrors(400, 401, [404, 'threads.not_found', 'workspace.not_found'])
+@ApiErrors(400, 401, [404, ThreadsErrorCode.NOT_FOUND, WorkspaceErrorCode.NOT_FOUND])
 @Controller('threads/:id')
 export class ThreadFilesController {
   constructor(
@@ -50,7 +51,7 @@ export class ThreadFilesController {
   @ApiOperation({ summary: "Upload a file into the thread's workdir (never overwrites: name-1.ext, …)" })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } })
-  @ApiErrors([413, 'common.payload_too_large', 'workspace.quota_exceeded'])
+  @ApiErrors([413, CommonErrorCode.PAYLOAD_TOO_LARGE, WorkspaceErrorCode.QUOTA_EXCEEDED])
   async upload(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', uuidParam()) id: string,

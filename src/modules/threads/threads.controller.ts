@@ -7,6 +7,8 @@ import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { CreateThreadDto, ThreadDto, ThreadPageDto, UpdateThreadDto } from './dto/thread.dto.js';
 import { ThreadsService } from './threads.service.js';
 import { uuidParam } from '../../common/validation/uuid-param.pipe.js';
+import { CommonErrorCode } from '../../common/errors/common.errors.js';
+import { ThreadsErrorCode } from './threads.errors.js';
 
 @ApiTags('Threads')
 @ApiBearerAuth()
@@ -17,7 +19,7 @@ export class ThreadsController {
 
   @Post()
   @ApiOperation({ summary: 'Start a conversation with an agent (idempotent with request_id)' })
-  @ApiErrors([409, 'common.request_id_conflict'], [422, 'threads.unknown_agent'])
+  @ApiErrors([409, CommonErrorCode.REQUEST_ID_CONFLICT], [422, ThreadsErrorCode.UNKNOWN_AGENT])
   create(@CurrentUser() user: AuthenticatedUser, @Body() body: CreateThreadDto): Promise<ThreadDto> {
     return this.threads.create(user, body);
   }
@@ -30,14 +32,14 @@ export class ThreadsController {
 
   @Get(':id')
   @ApiOperation({ summary: 'One of the caller’s threads' })
-  @ApiErrors([404, 'threads.not_found'])
+  @ApiErrors([404, ThreadsErrorCode.NOT_FOUND])
   get(@CurrentUser() user: AuthenticatedUser, @Param('id', uuidParam()) id: string): Promise<ThreadDto> {
     return this.threads.get(user, id);
   }
 
   @Patch(':id')
   @ApiOperation({ summary: 'Rename a thread' })
-  @ApiErrors([404, 'threads.not_found'])
+  @ApiErrors([404, ThreadsErrorCode.NOT_FOUND])
   rename(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', uuidParam()) id: string,
@@ -50,7 +52,7 @@ export class ThreadsController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a thread (its workdir files stay in the user’s data)' })
   @ApiNoContentResponse()
-  @ApiErrors([404, 'threads.not_found'])
+  @ApiErrors([404, ThreadsErrorCode.NOT_FOUND])
   delete(@CurrentUser() user: AuthenticatedUser, @Param('id', uuidParam()) id: string): Promise<void> {
     return this.threads.delete(user, id);
   }

@@ -1,14 +1,22 @@
+import { CommonErrorCode } from '../../common/errors/common.errors.js';
 import { DomainError } from '../../common/errors/domain-error.js';
 
 /** The multipart limits an upload can exceed, as named in `details.limit`. */
 export type UploadFormLimit = 'fields' | 'field_size' | 'field_name_size' | 'parts';
 
+export const ThreadsErrorCode = {
+  NOT_FOUND: 'threads.not_found',
+  UNKNOWN_AGENT: 'threads.unknown_agent',
+  AGENT_DELETED: 'threads.agent_deleted',
+} as const;
+export type ThreadsErrorCode = (typeof ThreadsErrorCode)[keyof typeof ThreadsErrorCode];
+
 export const ThreadsErrors = {
-  notFound: () => new DomainError('not_found', 'threads.not_found', 'Thread not found.'),
+  notFound: () => new DomainError('not_found', ThreadsErrorCode.NOT_FOUND, 'Thread not found.'),
   unknownAgent: (slug: string) =>
     new DomainError(
       'unprocessable',
-      'threads.unknown_agent',
+      ThreadsErrorCode.UNKNOWN_AGENT,
       'No agent with this slug is available to you.',
       {
         details: { field: 'agent_slug', ids: [slug] },
@@ -21,16 +29,16 @@ export const ThreadsErrors = {
   agentDeleted: (threadId: string, agentSlug: string) =>
     new DomainError(
       'conflict',
-      'threads.agent_deleted',
+      ThreadsErrorCode.AGENT_DELETED,
       `The agent "${agentSlug}" of this thread was deleted; start a new thread to go on.`,
       { details: { thread_id: threadId, agent_slug: agentSlug } },
     ),
   noFile: () =>
-    new DomainError('invalid', 'common.validation_failed', 'Invalid request: file', {
+    new DomainError('invalid', CommonErrorCode.VALIDATION_FAILED, 'Invalid request: file', {
       details: { fields: [{ field: 'file', messages: ['a multipart file field named "file" is required'] }] },
     }),
   unexpectedFile: (field: string) =>
-    new DomainError('invalid', 'common.validation_failed', `Invalid request: ${field}`, {
+    new DomainError('invalid', CommonErrorCode.VALIDATION_FAILED, `Invalid request: ${field}`, {
       details: {
         fields: [{ field, messages: ['an upload carries exactly one file, in the field named "file"'] }],
       },
@@ -38,7 +46,7 @@ export const ThreadsErrors = {
   uploadFormTooLarge: (limit: UploadFormLimit, max: number) =>
     new DomainError(
       'too_large',
-      'common.payload_too_large',
+      CommonErrorCode.PAYLOAD_TOO_LARGE,
       `The upload form exceeds its ${limit.replace(/_/g, ' ')} limit (${max}).`,
       { details: { limit, max } },
     ),

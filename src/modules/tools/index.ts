@@ -5,7 +5,7 @@ import { ToolCallEntity } from './execution/audit/tool-call.entity.js';
 export const TOOLS_ENTITIES = [ToolCallEntity];
 
 export { ToolsModule } from './tools.module.js';
-export { ToolsErrors, RunAuthorizationRevokedError, LeaseLostError } from './tools.errors.js';
+export { ToolsErrorCode, ToolsErrors, RunAuthorizationRevokedError } from './tools.errors.js';
 export { AgentTool } from './registry/agent-tool.decorator.js';
 export { ToolRegistry } from './registry/tool-registry.js';
 export type { RegisteredTool } from './registry/tool-registry.js';

@@ -1,52 +1,92 @@
-import { DomainError } from '../../common/errors/domain-error.js';
+import { DomainError, type ErrorCode } from '../../common/errors/domain-error.js';
+
+export const ToolsErrorCode = {
+  NOT_FOUND: 'tools.not_found',
+  DUPLICATE_NAME: 'tools.duplicate_name',
+  NOT_EXECUTABLE: 'tools.not_executable',
+  NOT_VISIBLE: 'tools.not_visible',
+  FORBIDDEN_FOR_SUBAGENT: 'tools.forbidden_for_subagent',
+  INVALID_ARGUMENTS: 'tools.invalid_arguments',
+  RESOURCE_UNAUTHORIZED: 'tools.resource_unauthorized',
+  TIMEOUT: 'tools.timeout',
+  CANCELLED: 'tools.cancelled',
+  FAILED: 'tools.failed',
+  NAME_CONFLICT: 'tools.name_conflict',
+} as const;
+export type ToolsErrorCode = (typeof ToolsErrorCode)[keyof typeof ToolsErrorCode];
 
 export const ToolsErrors = {
   notFound: (name: string) =>
-    new DomainError('not_found', 'tools.not_found', `No tool named "${name}".`, { details: { tool: name } }),
+    new DomainError('not_found', ToolsErrorCode.NOT_FOUND, `No tool named "${name}".`, {
+      details: { tool: name },
+    }),
   duplicateName: (name: string) =>
-    new DomainError('conflict', 'tools.duplicate_name', `A tool named "${name}" is already registered.`, {
-      details: { tool: name },
-    }),
+    new DomainError(
+      'conflict',
+      ToolsErrorCode.DUPLICATE_NAME,
+      `A tool named "${name}" is already registered.`,
+      {
+        details: { tool: name },
+      },
+    ),
   notExecutable: (name: string) =>
-    new DomainError('forbidden', 'tools.not_executable', `The tool "${name}" is not available in this run.`, {
-      details: { tool: name },
-    }),
+    new DomainError(
+      'forbidden',
+      ToolsErrorCode.NOT_EXECUTABLE,
+      `The tool "${name}" is not available in this run.`,
+      {
+        details: { tool: name },
+      },
+    ),
   notVisible: (name: string) =>
     new DomainError(
       'forbidden',
-      'tools.not_visible',
+      ToolsErrorCode.NOT_VISIBLE,
       `The tool "${name}" is not open to the model in this turn (activate the skill that provides it first).`,
       { details: { tool: name } },
     ),
   forbiddenForSubagent: (name: string) =>
-    new DomainError('forbidden', 'tools.forbidden_for_subagent', `Subagents may not use "${name}".`, {
+    new DomainError('forbidden', ToolsErrorCode.FORBIDDEN_FOR_SUBAGENT, `Subagents may not use "${name}".`, {
       details: { tool: name },
     }),
   invalidArguments: (name: string, issues: { path: string; message: string }[]) =>
-    new DomainError('invalid', 'tools.invalid_arguments', `Invalid arguments for "${name}".`, {
+    new DomainError('invalid', ToolsErrorCode.INVALID_ARGUMENTS, `Invalid arguments for "${name}".`, {
       details: { tool: name, issues },
     }),
   resourceUnauthorized: (name: string, kind: string) =>
     new DomainError(
       'forbidden',
-      'tools.resource_unauthorized',
+      ToolsErrorCode.RESOURCE_UNAUTHORIZED,
       `No authorization rule for a ${kind} target.`,
       {
         details: { tool: name, resource: kind },
       },
     ),
   timeout: (name: string, timeoutMs: number) =>
-    new DomainError('timeout', 'tools.timeout', `The tool "${name}" did not finish within ${timeoutMs} ms.`, {
-      details: { tool: name, timeout_ms: timeoutMs },
-    }),
+    new DomainError(
+      'timeout',
+      ToolsErrorCode.TIMEOUT,
+      `The tool "${name}" did not finish within ${timeoutMs} ms.`,
+      {
+        details: { tool: name, timeout_ms: timeoutMs },
+      },
+    ),
   cancelled: (name: string) =>
-    new DomainError('conflict', 'tools.cancelled', `The call to "${name}" was cancelled.`, {
+    new DomainError('conflict', ToolsErrorCode.CANCELLED, `The call to "${name}" was cancelled.`, {
       details: { tool: name },
     }),
   failed: (name: string) =>
-    new DomainError('internal', 'tools.failed', `The tool "${name}" failed unexpectedly.`, {
+    new DomainError('internal', ToolsErrorCode.FAILED, `The tool "${name}" failed unexpectedly.`, {
       details: { tool: name },
     }),
+  /** Two sources of one run offer the same tool name: the run fails (see `ToolAssembler`). */
+  nameConflict: (name: string, sources: [string, string]) =>
+    new DomainError(
+      'conflict',
+      ToolsErrorCode.NAME_CONFLICT,
+      `Two tool sources offer a tool named "${name}": ${sources[0]} and ${sources[1]}.`,
+      { details: { tool: name, sources } },
+    ),
 };
 
 /**
@@ -55,23 +95,11 @@ export const ToolsErrors = {
  */
 export class RunAuthorizationRevokedError extends Error {
   constructor(
-    readonly code:
-      'auth.account_disabled' | 'agents.access_revoked' | 'threads.agent_deleted' | 'runs.lease_lost',
+    /** The revocation's code: `auth.account_disabled`, `agents.access_revoked`, `threads.agent_deleted`, `runs.lease_lost`. */
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);
     this.name = 'RunAuthorizationRevokedError';
-  }
-}
-
-/**
- * The one lease-lost error: a fenced write of the lease holder (event, message, snapshot, tool side
- * effect, authorization re-check) found the run's lease no longer this worker's. A revocation, so it
- * ends the run for this worker wherever it is thrown, also inside a tool call; `name` stays the
- * family's.
- */
-export class LeaseLostError extends RunAuthorizationRevokedError {
-  constructor(readonly runId: string) {
-    super('runs.lease_lost', `The run ${runId} is no longer held by this worker.`);
   }
 }

@@ -5,6 +5,7 @@ import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { DepartmentsService } from './departments.service.js';
 import { CreateDepartmentDto, DepartmentDto, DepartmentPageDto } from './dto/department.dto.js';
+import { DepartmentsErrorCode } from './users.errors.js';
 
 @ApiTags('Identity')
 @ApiBearerAuth()
@@ -16,7 +17,7 @@ export class DepartmentsController {
   @Post()
   @Roles('admin')
   @ApiOperation({ summary: 'Create a department' })
-  @ApiErrors(400, 403, [409, 'departments.name_taken'])
+  @ApiErrors(400, 403, [409, DepartmentsErrorCode.NAME_TAKEN])
   create(@Body() body: CreateDepartmentDto): Promise<DepartmentDto> {
     return this.departments.create(body);
   }

@@ -8,3 +8,4 @@ export const USERS_ENTITIES = [DepartmentEntity, UserEntity];
 export { UsersModule } from './users.module.js';
 export { UserAccounts } from './user-accounts.js';
 export type { UserAccount, ActiveActor } from './user-accounts.js';
+export { DepartmentsErrorCode, UsersErrorCode } from './users.errors.js';

@@ -9,6 +9,8 @@ import { UpdateUserDto } from './dto/update-user.dto.js';
 import { UserDto, UserPageDto } from './dto/user.dto.js';
 import { UsersService } from './users.service.js';
 import { uuidParam } from '../../common/validation/uuid-param.pipe.js';
+import { AuthErrorCode } from '../../common/auth/auth.errors.js';
+import { UsersErrorCode } from './users.errors.js';
 
 @ApiTags('Identity')
 @ApiBearerAuth()
@@ -21,9 +23,9 @@ export class UsersController {
   @Post()
   @ApiOperation({ summary: 'Create a user (only a superadmin grants admin or superadmin)' })
   @ApiErrors(
-    [403, 'auth.forbidden', 'users.role_grant_forbidden'],
-    [409, 'users.username_taken'],
-    [422, 'users.unknown_department'],
+    [403, AuthErrorCode.FORBIDDEN, UsersErrorCode.ROLE_GRANT_FORBIDDEN],
+    [409, UsersErrorCode.USERNAME_TAKEN],
+    [422, UsersErrorCode.UNKNOWN_DEPARTMENT],
   )
   create(@CurrentUser() actor: AuthenticatedUser, @Body() body: CreateUserDto): Promise<UserDto> {
     return this.users.create(actor, body);
@@ -38,10 +40,10 @@ export class UsersController {
   @Patch(':id')
   @ApiOperation({ summary: 'Change role, department, password or disable a user' })
   @ApiErrors(
-    [403, 'auth.forbidden', 'users.role_grant_forbidden', 'users.manage_forbidden'],
-    [404, 'users.not_found'],
-    [409, 'users.last_superadmin'],
-    [422, 'users.unknown_department'],
+    [403, AuthErrorCode.FORBIDDEN, UsersErrorCode.ROLE_GRANT_FORBIDDEN, UsersErrorCode.MANAGE_FORBIDDEN],
+    [404, UsersErrorCode.NOT_FOUND],
+    [409, UsersErrorCode.LAST_SUPERADMIN],
+    [422, UsersErrorCode.UNKNOWN_DEPARTMENT],
   )
   update(
     @CurrentUser() actor: AuthenticatedUser,

@@ -1,15 +1,30 @@
 import { DomainError } from '../../common/errors/domain-error.js';
 
+export const UsersErrorCode = {
+  NOT_FOUND: 'users.not_found',
+  USERNAME_TAKEN: 'users.username_taken',
+  ROLE_GRANT_FORBIDDEN: 'users.role_grant_forbidden',
+  MANAGE_FORBIDDEN: 'users.manage_forbidden',
+  LAST_SUPERADMIN: 'users.last_superadmin',
+  UNKNOWN_DEPARTMENT: 'users.unknown_department',
+} as const;
+export type UsersErrorCode = (typeof UsersErrorCode)[keyof typeof UsersErrorCode];
+
+export const DepartmentsErrorCode = {
+  NAME_TAKEN: 'departments.name_taken',
+} as const;
+export type DepartmentsErrorCode = (typeof DepartmentsErrorCode)[keyof typeof DepartmentsErrorCode];
+
 export const UsersErrors = {
-  notFound: () => new DomainError('not_found', 'users.not_found', 'User not found.'),
+  notFound: () => new DomainError('not_found', UsersErrorCode.NOT_FOUND, 'User not found.'),
   usernameTaken: (username: string) =>
-    new DomainError('conflict', 'users.username_taken', `The username "${username}" is taken.`, {
+    new DomainError('conflict', UsersErrorCode.USERNAME_TAKEN, `The username "${username}" is taken.`, {
       details: { username },
     }),
   roleGrantForbidden: (role: string) =>
     new DomainError(
       'forbidden',
-      'users.role_grant_forbidden',
+      UsersErrorCode.ROLE_GRANT_FORBIDDEN,
       `Only a superadmin may grant the ${role} role.`,
       {
         details: { role },
@@ -18,21 +33,21 @@ export const UsersErrors = {
   manageForbidden: () =>
     new DomainError(
       'forbidden',
-      'users.manage_forbidden',
+      UsersErrorCode.MANAGE_FORBIDDEN,
       'Only a superadmin may change an admin or superadmin account.',
     ),
   lastSuperadmin: () =>
     new DomainError(
       'conflict',
-      'users.last_superadmin',
+      UsersErrorCode.LAST_SUPERADMIN,
       'This is the last active superadmin; it cannot be disabled or demoted.',
     ),
   unknownDepartment: (departmentId: string) =>
-    new DomainError('unprocessable', 'users.unknown_department', 'The department does not exist.', {
+    new DomainError('unprocessable', UsersErrorCode.UNKNOWN_DEPARTMENT, 'The department does not exist.', {
       details: { field: 'department_id', ids: [departmentId] },
     }),
   departmentNameTaken: (name: string) =>
-    new DomainError('conflict', 'departments.name_taken', `A department named "${name}" exists.`, {
+    new DomainError('conflict', DepartmentsErrorCode.NAME_TAKEN, `A department named "${name}" exists.`, {
       details: { name },
     }),
 };

@@ -6,7 +6,7 @@ export const WORKSPACE_ENTITIES = [WorkspaceUsageEntity];
 
 export { WorkspaceModule } from './workspace.module.js';
 export { WorkspaceService } from './workspace.service.js';
-export { WorkspaceErrors } from './workspace.errors.js';
+export { WorkspaceErrorCode, WorkspaceErrors } from './workspace.errors.js';
 export { WorkspacePathResolver } from './paths/workspace-path-resolver.js';
 export type { ResolvedWorkspacePath } from './paths/workspace-path-resolver.js';
 export { WorkspaceQuota } from './quota/workspace-quota.js';

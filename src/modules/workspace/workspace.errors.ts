@@ -25,6 +25,25 @@ const REFUSAL_MESSAGES: Record<PathRefusal, string> = {
   not_a_workdir: 'is not a project workdir (/home/gem/user-data/workdir/<project>/)',
 };
 
+export const WorkspaceErrorCode = {
+  PATH_NOT_ALLOWED: 'workspace.path_not_allowed',
+  NOT_FOUND: 'workspace.not_found',
+  NOT_A_FILE: 'workspace.not_a_file',
+  NOT_A_DIRECTORY: 'workspace.not_a_directory',
+  IS_A_DIRECTORY: 'workspace.is_a_directory',
+  TOO_LARGE: 'workspace.too_large',
+  BINARY_FILE: 'workspace.binary_file',
+  OFFSET_OUT_OF_RANGE: 'workspace.offset_out_of_range',
+  EDIT_NO_MATCH: 'workspace.edit_no_match',
+  EDIT_NOT_UNIQUE: 'workspace.edit_not_unique',
+  INVALID_PATTERN: 'workspace.invalid_pattern',
+  SEARCH_TIMEOUT: 'workspace.search_timeout',
+  INVALID_PROJECT: 'workspace.invalid_project',
+  QUOTA_EXCEEDED: 'workspace.quota_exceeded',
+  NAMES_EXHAUSTED: 'workspace.names_exhausted',
+} as const;
+export type WorkspaceErrorCode = (typeof WorkspaceErrorCode)[keyof typeof WorkspaceErrorCode];
+
 /** Echoed back in errors; long inputs are cut so an error cannot be used to amplify output. */
 const shown = (path: string): string => (path.length > 300 ? `${path.slice(0, 300)}…` : path);
 
@@ -32,42 +51,42 @@ export const WorkspaceErrors = {
   pathNotAllowed: (path: string, reason: PathRefusal) =>
     new DomainError(
       'forbidden',
-      'workspace.path_not_allowed',
+      WorkspaceErrorCode.PATH_NOT_ALLOWED,
       `The path "${shown(path)}" ${REFUSAL_MESSAGES[reason]}.`,
       {
         details: { path: shown(path), reason },
       },
     ),
   notFound: (path: string) =>
-    new DomainError('not_found', 'workspace.not_found', `No such file or directory: ${shown(path)}`, {
+    new DomainError('not_found', WorkspaceErrorCode.NOT_FOUND, `No such file or directory: ${shown(path)}`, {
       details: { path: shown(path) },
     }),
   notAFile: (path: string) =>
-    new DomainError('invalid', 'workspace.not_a_file', `${shown(path)} is not a regular file.`, {
+    new DomainError('invalid', WorkspaceErrorCode.NOT_A_FILE, `${shown(path)} is not a regular file.`, {
       details: { path: shown(path) },
     }),
   notADirectory: (path: string) =>
     new DomainError(
       'invalid',
-      'workspace.not_a_directory',
+      WorkspaceErrorCode.NOT_A_DIRECTORY,
       `${shown(path)} (or one of its parents) is not a directory.`,
       { details: { path: shown(path) } },
     ),
   isADirectory: (path: string) =>
-    new DomainError('invalid', 'workspace.is_a_directory', `${shown(path)} is a directory; use ls.`, {
+    new DomainError('invalid', WorkspaceErrorCode.IS_A_DIRECTORY, `${shown(path)} is a directory; use ls.`, {
       details: { path: shown(path) },
     }),
   tooLarge: (path: string, limitBytes: number) =>
     new DomainError(
       'too_large',
-      'workspace.too_large',
+      WorkspaceErrorCode.TOO_LARGE,
       `${shown(path)} is larger than the limit of ${limitBytes} bytes.`,
       { details: { path: shown(path), limit_bytes: limitBytes } },
     ),
   binaryFile: (path: string) =>
     new DomainError(
       'unprocessable',
-      'workspace.binary_file',
+      WorkspaceErrorCode.BINARY_FILE,
       `${shown(path)} is a binary file; read_file returns text only. ` +
         'For PDF, Office or image documents use ocr_parse_file.',
       { details: { path: shown(path) } },
@@ -75,21 +94,21 @@ export const WorkspaceErrors = {
   offsetOutOfRange: (path: string, offset: number, lineCount: number) =>
     new DomainError(
       'invalid',
-      'workspace.offset_out_of_range',
+      WorkspaceErrorCode.OFFSET_OUT_OF_RANGE,
       `offset ${offset} is past the end of ${shown(path)} (${lineCount} lines).`,
       { details: { path: shown(path), offset, line_count: lineCount } },
     ),
   editNoMatch: (path: string) =>
     new DomainError(
       'unprocessable',
-      'workspace.edit_no_match',
+      WorkspaceErrorCode.EDIT_NO_MATCH,
       `old_string was not found in ${shown(path)}; read the file and copy the text exactly.`,
       { details: { path: shown(path) } },
     ),
   editNotUnique: (path: string, occurrences: number) =>
     new DomainError(
       'unprocessable',
-      'workspace.edit_not_unique',
+      WorkspaceErrorCode.EDIT_NOT_UNIQUE,
       `old_string occurs ${occurrences} times in ${shown(path)}; add surrounding context to make it ` +
         'unique, or set replace_all to true.',
       { details: { path: shown(path), occurrences } },
@@ -97,7 +116,7 @@ export const WorkspaceErrors = {
   invalidPattern: (pattern: string, problem: string) =>
     new DomainError(
       'invalid',
-      'workspace.invalid_pattern',
+      WorkspaceErrorCode.INVALID_PATTERN,
       `Invalid pattern "${shown(pattern)}": ${problem}`,
       {
         details: { pattern: shown(pattern) },
@@ -106,7 +125,7 @@ export const WorkspaceErrors = {
   searchTimeout: (budgetMs: number) =>
     new DomainError(
       'timeout',
-      'workspace.search_timeout',
+      WorkspaceErrorCode.SEARCH_TIMEOUT,
       `The regular expression search did not finish within ${budgetMs} ms and was stopped. ` +
         'Simplify the pattern (avoid nested quantifiers such as (a+)+), narrow the path, or use literal: true.',
       { details: { budget_ms: budgetMs } },
@@ -114,21 +133,26 @@ export const WorkspaceErrors = {
   invalidProject: (project: string) =>
     new DomainError(
       'invalid',
-      'workspace.invalid_project',
+      WorkspaceErrorCode.INVALID_PROJECT,
       'A project name is 1-64 letters, digits, "-" or "_", starting with a letter or digit.',
       { details: { project: shown(project) } },
     ),
   quotaExceeded: (quotaBytes: number, usedBytes: number, requestedBytes: number) =>
     new DomainError(
       'too_large',
-      'workspace.quota_exceeded',
+      WorkspaceErrorCode.QUOTA_EXCEEDED,
       `The workspace quota of ${quotaBytes} bytes would be exceeded: ${usedBytes} bytes are used and this ` +
         `write needs ${requestedBytes} more. Nothing was written; make the content smaller, or free space ` +
         'by overwriting files you no longer need with shorter ones.',
       { details: { quota_bytes: quotaBytes, used_bytes: usedBytes, requested_bytes: requestedBytes } },
     ),
   namesExhausted: (path: string) =>
-    new DomainError('conflict', 'workspace.names_exhausted', `Too many files named like ${shown(path)}.`, {
-      details: { path: shown(path) },
-    }),
+    new DomainError(
+      'conflict',
+      WorkspaceErrorCode.NAMES_EXHAUSTED,
+      `Too many files named like ${shown(path)}.`,
+      {
+        details: { path: shown(path) },
+      },
+    ),
 };

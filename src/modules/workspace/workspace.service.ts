@@ -16,7 +16,7 @@ import {
 import type { WorkspaceUser } from './paths/workspace-user.js';
 import { WorkspaceQuota } from './quota/workspace-quota.js';
 import { candidateNames, sanitizeUploadFilename } from './upload-filename.js';
-import { WorkspaceErrors, type PathRefusal } from './workspace.errors.js';
+import { WorkspaceErrorCode, WorkspaceErrors, type PathRefusal } from './workspace.errors.js';
 
 export interface WorkspaceDownload {
   stream: Readable;
@@ -122,7 +122,7 @@ export class WorkspaceService {
 }
 
 function forHttp(error: unknown): unknown {
-  if (!(error instanceof DomainError) || error.code !== 'workspace.path_not_allowed') return error;
+  if (!(error instanceof DomainError) || error.code !== WorkspaceErrorCode.PATH_NOT_ALLOWED) return error;
   const path = typeof error.details?.path === 'string' ? error.details.path : '';
   const reason = error.details?.reason as PathRefusal;
   if (HIDDEN_REFUSALS.has(reason)) return WorkspaceErrors.notFound(path);

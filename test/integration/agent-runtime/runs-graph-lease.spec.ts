@@ -4,7 +4,8 @@ import { RunEvents } from '../../../src/modules/agent-runtime/events/run-events'
 import { MessagesRepository } from '../../../src/modules/agent-runtime/messages/messages.repository';
 import { RunTransitions } from '../../../src/modules/agent-runtime/runs/run-transitions';
 import { RunAuthorization } from '../../../src/modules/agent-runtime/assembly/run-authorization';
-import { LeaseLostError, RunAuthorizationRevokedError } from '../../../src/modules/tools/tools.errors';
+import { LeaseLostError } from '../../../src/modules/agent-runtime/runs/runs.errors';
+import { RunAuthorizationRevokedError } from '../../../src/modules/tools/tools.errors';
 import { storedEvents } from '../../support/runs/run-event-rows';
 import { newThread, startRun } from '../../support/runs/run-helpers';
 import { TestContext, type TestUser } from '../../support/test-app';

@@ -5,6 +5,10 @@ import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.
 import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
 import { AgentCallResultDto, CreateAgentCallDto } from './agent-call.dto.js';
 import { AgentCallsService } from './agent-calls.service.js';
+import { ThreadsErrorCode } from '../../threads/index.js';
+import { RunsErrorCode } from '../runs/runs.errors.js';
+import { CommonErrorCode } from '../../../common/errors/common.errors.js';
+import { AgentCallsErrorCode } from './agent-calls.errors.js';
 
 @ApiTags('Public API')
 @ApiBearerAuth()
@@ -21,10 +25,10 @@ export class AgentCallsController {
   @ApiErrors(
     400,
     401,
-    [404, 'threads.not_found'],
-    [409, 'runs.thread_busy', 'runs.waiting_for_answer', 'common.request_id_conflict'],
-    [422, 'threads.unknown_agent', 'agent_calls.thread_agent_mismatch'],
-    [504, 'runs.wait_timeout'],
+    [404, ThreadsErrorCode.NOT_FOUND],
+    [409, RunsErrorCode.THREAD_BUSY, RunsErrorCode.WAITING_FOR_ANSWER, CommonErrorCode.REQUEST_ID_CONFLICT],
+    [422, ThreadsErrorCode.UNKNOWN_AGENT, AgentCallsErrorCode.THREAD_AGENT_MISMATCH],
+    [504, RunsErrorCode.WAIT_TIMEOUT],
     503,
   )
   call(

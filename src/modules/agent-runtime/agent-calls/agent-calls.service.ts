@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
-import { DomainError } from '../../../common/errors/domain-error.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { ThreadsService, type ThreadRef } from '../../threads/index.js';
 import { RunEndWaiter } from '../events/run-end-waiter.js';
@@ -10,18 +9,9 @@ import { RunCreation } from '../runs/run-creation.js';
 import { RunsErrors } from '../runs/runs.errors.js';
 import { RunsRepository } from '../runs/runs.repository.js';
 import type { AgentCallResultDto, CreateAgentCallDto } from './agent-call.dto.js';
+import { AgentCallsErrors } from './agent-calls.errors.js';
 
 const TITLE_CHARS = 80;
-
-const threadAgentMismatch = (threadAgent: string) =>
-  new DomainError(
-    'unprocessable',
-    'agent_calls.thread_agent_mismatch',
-    'The thread belongs to another agent.',
-    {
-      details: { field: 'thread_id', thread_agent_slug: threadAgent },
-    },
-  );
 
 /** The Public API's one-call convenience: thread (created if needed) + run, optionally waiting for the end. */
 @Injectable()
@@ -60,7 +50,7 @@ export class AgentCallsService {
   private async threadFor(user: AuthenticatedUser, input: CreateAgentCallDto): Promise<ThreadRef> {
     if (input.thread_id !== undefined) {
       const thread = await this.threads.getOwned(user, input.thread_id);
-      if (thread.agentSlug !== input.agent_slug) throw threadAgentMismatch(thread.agentSlug);
+      if (thread.agentSlug !== input.agent_slug) throw AgentCallsErrors.threadAgentMismatch(thread.agentSlug);
       return thread;
     }
     const created = await this.threads.create(user, {

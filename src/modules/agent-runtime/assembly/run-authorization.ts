@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AgentsService, type UsableAgent } from '../../agents/index.js';
-import { LeaseLostError, RunAuthorizationRevokedError } from '../../tools/index.js';
+import { AgentsErrorCode, AgentsService, type UsableAgent } from '../../agents/index.js';
+import { AuthErrorCode } from '../../../common/auth/auth.errors.js';
+import { ThreadsErrorCode } from '../../threads/index.js';
+import { RunAuthorizationRevokedError } from '../../tools/index.js';
 import { UserAccounts, type ActiveActor } from '../../users/index.js';
 import type { RunEntity } from '../runs/run.entity.js';
+import { LeaseLostError } from '../runs/runs.errors.js';
 
 export type RunActor = ActiveActor;
 
@@ -43,7 +46,7 @@ export class RunAuthorization {
     const actor = await this.users.activeActor(run.userId, manager);
     if (actor === null)
       throw new RunAuthorizationRevokedError(
-        'auth.account_disabled',
+        AuthErrorCode.ACCOUNT_DISABLED,
         'The account running this agent is disabled.',
       );
     const access =
@@ -55,12 +58,12 @@ export class RunAuthorization {
         return { actor, agent: access.agent };
       case 'deleted':
         throw new RunAuthorizationRevokedError(
-          'threads.agent_deleted',
+          ThreadsErrorCode.AGENT_DELETED,
           `The agent "${run.agentSlug}" of this thread was deleted.`,
         );
       case 'denied':
         throw new RunAuthorizationRevokedError(
-          'agents.access_revoked',
+          AgentsErrorCode.ACCESS_REVOKED,
           'The user may no longer use this agent.',
         );
     }

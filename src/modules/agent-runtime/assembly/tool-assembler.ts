@@ -1,6 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DomainError } from '../../../common/errors/domain-error.js';
-import { argsJsonSchema, SUBAGENT_FORBIDDEN_TOOL_NAMES, ToolRegistry } from '../../tools/index.js';
+import {
+  argsJsonSchema,
+  SUBAGENT_FORBIDDEN_TOOL_NAMES,
+  ToolRegistry,
+  ToolsErrors,
+} from '../../tools/index.js';
 import type { OfferedTool, ToolSourceContext } from './run-tool-sources.js';
 import { RunToolSources } from './run-tool-sources.js';
 
@@ -14,14 +18,6 @@ export interface AssembledTools {
   executable: OfferedTool[];
   unavailable: UnavailableComponent[];
 }
-
-export const nameConflict = (name: string, sources: [string, string]) =>
-  new DomainError(
-    'conflict',
-    'tools.name_conflict',
-    `Two tool sources offer a tool named "${name}": ${sources[0]} and ${sources[1]}.`,
-    { details: { tool: name, sources } },
-  );
 
 /**
  * Step 2 of assembly: the run's executable tools. The selected builtin tools, the base tools (always),
@@ -76,7 +72,7 @@ export class ToolAssembler {
     const executable: OfferedTool[] = [];
     for (const [source, tool] of offered) {
       const existing = byName.get(tool.name);
-      if (existing !== undefined) throw nameConflict(tool.name, [existing, source]);
+      if (existing !== undefined) throw ToolsErrors.nameConflict(tool.name, [existing, source]);
       byName.set(tool.name, source);
       executable.push(tool);
     }

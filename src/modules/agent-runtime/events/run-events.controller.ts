@@ -7,6 +7,7 @@ import { CommonErrors } from '../../../common/errors/common.errors.js';
 import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
 import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
 import { RunEventStreams } from './run-event-streams.js';
+import { RunsErrorCode } from '../runs/runs.errors.js';
 
 function parseAfter(header: string | undefined, query: string | undefined): number {
   const raw = header ?? query;
@@ -35,7 +36,7 @@ export class RunEventsController {
   @ApiProduces('text/event-stream')
   @ApiHeader({ name: 'Last-Event-ID', required: false })
   @ApiQuery({ name: 'after', required: false, type: Number })
-  @ApiErrors(400, 401, [404, 'runs.not_found'], [429, 'runs.too_many_streams'])
+  @ApiErrors(400, 401, [404, RunsErrorCode.NOT_FOUND], [429, RunsErrorCode.TOO_MANY_STREAMS])
   async stream(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', uuidParam()) runId: string,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { LeaseLostError } from '../../tools/index.js';
+import { LeaseLostError } from '../runs/runs.errors.js';
 import { RunEventBus } from './run-event-bus.js';
 import { RunEventStore, type EventFence } from './run-event-store.js';
 import type { NewRunEvent, RunEvent } from './run-event.js';

@@ -1,7 +1,11 @@
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { RunsErrorCode } from '../runs/runs.errors.js';
 
 const INTERRUPTED = JSON.stringify({
-  error: { code: 'runs.tool_call_interrupted', message: 'The run ended before this tool call returned.' },
+  error: {
+    code: RunsErrorCode.TOOL_CALL_INTERRUPTED,
+    message: 'The run ended before this tool call returned.',
+  },
 });
 
 /**

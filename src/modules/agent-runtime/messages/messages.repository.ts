@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, MoreThan, Repository, type EntityManager } from 'typeorm';
-import { LeaseLostError } from '../../tools/index.js';
+import { LeaseLostError } from '../runs/runs.errors.js';
 import { MessageEntity, type MessageRole, type MessageToolCall } from './message.entity.js';
 
 export interface NewMessage {

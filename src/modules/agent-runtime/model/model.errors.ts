@@ -13,18 +13,27 @@ export interface ModelFailureDetails {
 
 const retryAfter = (details: ModelFailureDetails) => details.retry_after_seconds;
 
+export const ModelsErrorCode = {
+  RATE_LIMITED: 'models.rate_limited',
+  UNAVAILABLE: 'models.unavailable',
+  BAD_REQUEST: 'models.bad_request',
+  AUTH_FAILED: 'models.auth_failed',
+  NOT_CONFIGURED: 'models.not_configured',
+} as const;
+export type ModelsErrorCode = (typeof ModelsErrorCode)[keyof typeof ModelsErrorCode];
+
 export const ModelErrors = {
   rateLimited: (details: ModelFailureDetails) =>
     new DomainError(
       'rate_limited',
-      'models.rate_limited',
+      ModelsErrorCode.RATE_LIMITED,
       `The model provider is rate limiting requests (gave up after ${details.attempts} attempts).`,
       { details: { ...details }, retryAfterSeconds: retryAfter(details) },
     ),
   unavailable: (details: ModelFailureDetails) =>
     new DomainError(
       'unavailable',
-      'models.unavailable',
+      ModelsErrorCode.UNAVAILABLE,
       `The model provider is unavailable (gave up after ${details.attempts} attempts).`,
       { details: { ...details }, retryAfterSeconds: retryAfter(details) },
     ),
@@ -32,7 +41,7 @@ export const ModelErrors = {
   badRequest: (details: ModelFailureDetails) =>
     new DomainError(
       'unprocessable',
-      'models.bad_request',
+      ModelsErrorCode.BAD_REQUEST,
       `The model provider rejected the request (status ${details.status ?? 'unknown'}).`,
       { details: { ...details } },
     ),
@@ -40,7 +49,7 @@ export const ModelErrors = {
   authFailed: (details: ModelFailureDetails) =>
     new DomainError(
       'unavailable',
-      'models.auth_failed',
+      ModelsErrorCode.AUTH_FAILED,
       `The model provider refused our credentials (status ${details.status ?? 'unknown'}); check OPENAI_API_KEY.`,
       { details: { ...details } },
     ),
@@ -48,7 +57,7 @@ export const ModelErrors = {
   notConfigured: () =>
     new DomainError(
       'unavailable',
-      'models.not_configured',
+      ModelsErrorCode.NOT_CONFIGURED,
       'No chat model is configured: set OPENAI_BASE_URL to an OpenAI-compatible server (a hosted ' +
         'provider with OPENAI_API_KEY, or a local one such as Ollama or vLLM) and DEFAULT_MODEL to its model.',
     ),

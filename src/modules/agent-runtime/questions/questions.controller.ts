@@ -4,12 +4,13 @@ import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
 import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
 import { AppConfig } from '../../../config/app-config.js';
-import { RunsErrors } from '../runs/runs.errors.js';
+import { RunsErrors, RunsErrorCode } from '../runs/runs.errors.js';
 import { RunsService } from '../runs/runs.service.js';
 import { validateAnswers } from './answer-validation.js';
 import { SubmitAnswersDto, WaitingPointDto } from './waiting-point.dto.js';
 import { WaitingPoints } from './waiting-points.js';
 import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
+import { CommonErrorCode } from '../../../common/errors/common.errors.js';
 
 /** The questions a run asked (`ask_user_question`) and the owner's answers, which resume the same run. */
 @ApiTags('Runs')
@@ -25,7 +26,7 @@ export class QuestionsController {
 
   @Get('waiting-point')
   @ApiOperation({ summary: "The run's latest waiting point (its questions, status and answers)" })
-  @ApiErrors([404, 'runs.not_found', 'runs.waiting_point_not_found'])
+  @ApiErrors([404, RunsErrorCode.NOT_FOUND, RunsErrorCode.WAITING_POINT_NOT_FOUND])
   async get(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', uuidParam()) runId: string,
@@ -40,13 +41,13 @@ export class QuestionsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Answer the open questions of a waiting run: the same run resumes' })
   @ApiErrors(
-    [404, 'runs.not_found', 'runs.waiting_point_not_found'],
+    [404, RunsErrorCode.NOT_FOUND, RunsErrorCode.WAITING_POINT_NOT_FOUND],
     [
       409,
-      'runs.already_answered',
-      'runs.not_waiting',
-      'common.request_id_conflict',
-      'common.concurrent_update',
+      RunsErrorCode.ALREADY_ANSWERED,
+      RunsErrorCode.NOT_WAITING,
+      CommonErrorCode.REQUEST_ID_CONFLICT,
+      CommonErrorCode.CONCURRENT_UPDATE,
     ],
     503,
   )

@@ -9,6 +9,9 @@ import { CreateRunDto, RunAcceptedDto, RunDto } from '../dto/run.dto.js';
 import { ThreadStateDto } from '../dto/thread-state.dto.js';
 import { RunsService } from './runs.service.js';
 import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
+import { ThreadsErrorCode } from '../../threads/index.js';
+import { RunsErrorCode } from './runs.errors.js';
+import { CommonErrorCode } from '../../../common/errors/common.errors.js';
 
 @ApiTags('Runs')
 @ApiBearerAuth()
@@ -22,8 +25,8 @@ export class RunsController {
   @ApiOperation({ summary: 'Send a message: starts a run now or queues it behind the active one' })
   @ApiAcceptedResponse({ type: RunAcceptedDto })
   @ApiErrors(
-    [404, 'threads.not_found'],
-    [409, 'runs.thread_busy', 'runs.waiting_for_answer', 'common.request_id_conflict'],
+    [404, ThreadsErrorCode.NOT_FOUND],
+    [409, RunsErrorCode.THREAD_BUSY, RunsErrorCode.WAITING_FOR_ANSWER, CommonErrorCode.REQUEST_ID_CONFLICT],
     503,
   )
   create(
@@ -36,7 +39,7 @@ export class RunsController {
 
   @Get('threads/:id/messages')
   @ApiOperation({ summary: 'Messages of a thread (user, assistant, tool), oldest first' })
-  @ApiErrors([404, 'threads.not_found'])
+  @ApiErrors([404, ThreadsErrorCode.NOT_FOUND])
   messages(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', uuidParam()) threadId: string,
@@ -47,7 +50,7 @@ export class RunsController {
 
   @Get('threads/:id/state')
   @ApiOperation({ summary: 'The active run, artifacts and activated skills of a thread' })
-  @ApiErrors([404, 'threads.not_found'])
+  @ApiErrors([404, ThreadsErrorCode.NOT_FOUND])
   state(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', uuidParam()) threadId: string,
@@ -57,7 +60,7 @@ export class RunsController {
 
   @Get('runs/:id')
   @ApiOperation({ summary: 'One of the caller’s runs' })
-  @ApiErrors([404, 'runs.not_found'])
+  @ApiErrors([404, RunsErrorCode.NOT_FOUND])
   get(@CurrentUser() user: AuthenticatedUser, @Param('id', uuidParam()) runId: string): Promise<RunDto> {
     return this.runs.get(user, runId);
   }
@@ -67,7 +70,10 @@ export class RunsController {
   @ApiOperation({
     summary: 'Cancel a run (and its subagent runs); a running run stops at its next safe point',
   })
-  @ApiErrors([404, 'runs.not_found'], [409, 'runs.already_finished', 'common.concurrent_update'])
+  @ApiErrors(
+    [404, RunsErrorCode.NOT_FOUND],
+    [409, RunsErrorCode.ALREADY_FINISHED, CommonErrorCode.CONCURRENT_UPDATE],
+  )
   cancel(@CurrentUser() user: AuthenticatedUser, @Param('id', uuidParam()) runId: string): Promise<RunDto> {
     return this.runs.cancel(user, runId);
   }

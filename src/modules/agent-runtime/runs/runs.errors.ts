@@ -1,45 +1,86 @@
 import { DomainError } from '../../../common/errors/domain-error.js';
+import { RunAuthorizationRevokedError } from '../../tools/index.js';
+
+export const RunsErrorCode = {
+  NOT_FOUND: 'runs.not_found',
+  THREAD_BUSY: 'runs.thread_busy',
+  WAITING_FOR_ANSWER: 'runs.waiting_for_answer',
+  ALREADY_FINISHED: 'runs.already_finished',
+  ALREADY_ANSWERED: 'runs.already_answered',
+  NOT_WAITING: 'runs.not_waiting',
+  WAITING_POINT_NOT_FOUND: 'runs.waiting_point_not_found',
+  TOO_MANY_STREAMS: 'runs.too_many_streams',
+  WAIT_TIMEOUT: 'runs.wait_timeout',
+  WORKER_LOST: 'runs.worker_lost',
+  STEP_LIMIT_EXCEEDED: 'runs.step_limit_exceeded',
+  INTERNAL_ERROR: 'runs.internal_error',
+  /** The worker no longer holds the run's execution lease: it stops without writing. */
+  LEASE_LOST: 'runs.lease_lost',
+  /** Shown to the model for a tool call of an earlier run that never returned. */
+  TOOL_CALL_INTERRUPTED: 'runs.tool_call_interrupted',
+} as const;
+export type RunsErrorCode = (typeof RunsErrorCode)[keyof typeof RunsErrorCode];
 
 export const RunsErrors = {
-  notFound: () => new DomainError('not_found', 'runs.not_found', 'Run not found.'),
+  notFound: () => new DomainError('not_found', RunsErrorCode.NOT_FOUND, 'Run not found.'),
   threadBusy: (activeRunId: string) =>
-    new DomainError('conflict', 'runs.thread_busy', 'The thread already has an active run.', {
+    new DomainError('conflict', RunsErrorCode.THREAD_BUSY, 'The thread already has an active run.', {
       details: { active_run_id: activeRunId },
     }),
   waitingForAnswer: (waitingRunId: string) =>
     new DomainError(
       'conflict',
-      'runs.waiting_for_answer',
+      RunsErrorCode.WAITING_FOR_ANSWER,
       'The thread has a run waiting for an answer: answer it or cancel it first.',
       { details: { waiting_run_id: waitingRunId } },
     ),
   alreadyFinished: (status: string) =>
-    new DomainError('conflict', 'runs.already_finished', `The run has already finished (${status}).`, {
+    new DomainError('conflict', RunsErrorCode.ALREADY_FINISHED, `The run has already finished (${status}).`, {
       details: { status },
     }),
   alreadyAnswered: () =>
-    new DomainError('conflict', 'runs.already_answered', 'The question was already answered.'),
-  notWaiting: () => new DomainError('conflict', 'runs.not_waiting', 'The run is not waiting for an answer.'),
+    new DomainError('conflict', RunsErrorCode.ALREADY_ANSWERED, 'The question was already answered.'),
+  notWaiting: () =>
+    new DomainError('conflict', RunsErrorCode.NOT_WAITING, 'The run is not waiting for an answer.'),
   noWaitingPoint: () =>
-    new DomainError('not_found', 'runs.waiting_point_not_found', 'The run never waited for an answer.'),
+    new DomainError(
+      'not_found',
+      RunsErrorCode.WAITING_POINT_NOT_FOUND,
+      'The run never waited for an answer.',
+    ),
   tooManyStreams: (limit: number, retryAfterSeconds: number) =>
     new DomainError(
       'rate_limited',
-      'runs.too_many_streams',
+      RunsErrorCode.TOO_MANY_STREAMS,
       `You already have ${limit} run event streams open; close one or try again later.`,
       { details: { limit }, retryAfterSeconds },
     ),
   waitTimeout: (runId: string, threadId: string) =>
-    new DomainError('timeout', 'runs.wait_timeout', 'The run did not finish in time; follow it by its id.', {
-      details: { run_id: runId, thread_id: threadId },
-    }),
+    new DomainError(
+      'timeout',
+      RunsErrorCode.WAIT_TIMEOUT,
+      'The run did not finish in time; follow it by its id.',
+      {
+        details: { run_id: runId, thread_id: threadId },
+      },
+    ),
 };
 
 /** Failure reasons recorded on runs (`error.code`). */
 export const RunFailureCodes = {
-  workerLost: 'runs.worker_lost',
-  stepLimitExceeded: 'runs.step_limit_exceeded',
-  agentUnavailable: 'runs.agent_unavailable',
-  authorizationRevoked: 'runs.authorization_revoked',
-  internal: 'runs.internal_error',
+  workerLost: RunsErrorCode.WORKER_LOST,
+  stepLimitExceeded: RunsErrorCode.STEP_LIMIT_EXCEEDED,
+  internal: RunsErrorCode.INTERNAL_ERROR,
 } as const;
+
+/**
+ * The one lease-lost error: a fenced write of the lease holder (event, message, snapshot, tool side
+ * effect, authorization re-check) found the run's lease no longer this worker's. A revocation, so it
+ * ends the run for this worker wherever it is thrown, also inside a tool call; `name` stays the
+ * family's.
+ */
+export class LeaseLostError extends RunAuthorizationRevokedError {
+  constructor(readonly runId: string) {
+    super(RunsErrorCode.LEASE_LOST, `The run ${runId} is no longer held by this worker.`);
+  }
+}

@@ -7,6 +7,8 @@ import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ApiKeyCreatedDto, ApiKeyPageDto, CreateApiKeyDto } from './dto/api-key.dto.js';
 import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
+import { CommonErrorCode } from '../../../common/errors/common.errors.js';
+import { ApiKeysErrorCode } from '../auth.errors.js';
 
 @ApiTags('Identity')
 @ApiBearerAuth()
@@ -17,7 +19,12 @@ export class ApiKeysController {
 
   @Post()
   @ApiOperation({ summary: 'Create an API key for the Public API (shown once; replayable by request_id)' })
-  @ApiErrors([409, 'common.request_id_conflict', 'api_keys.replay_unavailable', 'api_keys.revoked'])
+  @ApiErrors([
+    409,
+    CommonErrorCode.REQUEST_ID_CONFLICT,
+    ApiKeysErrorCode.REPLAY_UNAVAILABLE,
+    ApiKeysErrorCode.REVOKED,
+  ])
   create(@CurrentUser() user: AuthenticatedUser, @Body() body: CreateApiKeyDto): Promise<ApiKeyCreatedDto> {
     return this.apiKeys.create(user, body);
   }
@@ -32,7 +39,7 @@ export class ApiKeysController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Revoke an API key' })
   @ApiNoContentResponse({ description: 'Revoked (also when it already was).' })
-  @ApiErrors([404, 'api_keys.not_found'])
+  @ApiErrors([404, ApiKeysErrorCode.NOT_FOUND])
   revoke(@CurrentUser() user: AuthenticatedUser, @Param('id', uuidParam()) id: string): Promise<void> {
     return this.apiKeys.revoke(user, id);
   }

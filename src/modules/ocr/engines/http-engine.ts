@@ -10,6 +10,7 @@ import { assertImagePixels } from '../input-caps.js';
 import { OcrSettings } from '../ocr-settings.js';
 import { OcrErrors } from '../ocr.errors.js';
 import type { OcrEngine, SourceDocument } from './ocr-engine.js';
+import { HttpSafetyErrorCode } from '../../../common/http-safety/index.js';
 
 const NOT_CONFIGURED = 'no OCR service is configured (OCR_HTTP_URL)';
 const jsonAnswer = z.looseObject({ markdown: z.string() });
@@ -36,11 +37,11 @@ function markdownOf(contentType: string | null, body: Buffer): string {
 function withoutAddress(error: unknown, timeoutMs: number): unknown {
   if (!(error instanceof DomainError) || !error.code.startsWith('http_safety.')) return error;
   switch (error.code) {
-    case 'http_safety.timeout':
+    case HttpSafetyErrorCode.TIMEOUT:
       return OcrErrors.remoteFailed(`it did not answer within ${Math.round(timeoutMs / 1000)} s`);
-    case 'http_safety.response_too_large':
+    case HttpSafetyErrorCode.RESPONSE_TOO_LARGE:
       return OcrErrors.remoteFailed('its answer is larger than allowed');
-    case 'http_safety.url_not_allowed':
+    case HttpSafetyErrorCode.URL_NOT_ALLOWED:
       return OcrErrors.remoteFailed(
         'its address is not allowed (a private address must be listed in ALLOW_PRIVATE_NETWORK_TARGETS)',
       );

@@ -1,4 +1,4 @@
-import { DomainError, type ErrorKind } from '../../../common/errors/domain-error.js';
+import { DomainError, type ErrorCode, type ErrorKind } from '../../../common/errors/domain-error.js';
 import type { ArchiveLimits } from '../archive/archive-limits.js';
 import type { DocumentType } from '../detect-type.js';
 import { OcrErrors } from '../ocr.errors.js';
@@ -17,7 +17,7 @@ export interface ConversionJob {
 /** A `DomainError` as it crosses the thread boundary. */
 export interface SerializedError {
   kind: ErrorKind;
-  code: string;
+  code: ErrorCode;
   message: string;
   details?: Record<string, unknown>;
 }

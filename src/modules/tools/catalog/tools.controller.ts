@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
 import { ToolDto, ToolListDto, ToolListQueryDto } from '../dto/tool.dto.js';
 import { ToolCatalog } from './tool-catalog.js';
+import { ToolsErrorCode } from '../tools.errors.js';
 
 @ApiTags('Tools')
 @ApiBearerAuth()
@@ -19,7 +20,7 @@ export class ToolsController {
 
   @Get(':id')
   @ApiOperation({ summary: 'One tool' })
-  @ApiErrors([404, 'tools.not_found'])
+  @ApiErrors([404, ToolsErrorCode.NOT_FOUND])
   get(@Param('id') id: string): ToolDto {
     return this.catalog.get(id);
   }

@@ -1,5 +1,6 @@
 import type { DomainError } from '../../../common/errors/domain-error.js';
 import type { ToolCallEnd, ToolCallOutcome, ToolCallScope } from './tool-call-scope.js';
+import { ToolsErrorCode } from '../tools.errors.js';
 
 /**
  * The stored outcome of an end. A cancelled call is recorded as a failed one, as it always was (its error
@@ -30,7 +31,7 @@ export function errorCodeOf(end: ToolCallEnd): string | null {
  * stage; should anything ever escape past it unset, the call is still recorded, as a failure.
  */
 export function endOf(scope: ToolCallScope): ToolCallEnd {
-  return scope.end ?? { kind: 'tool_error', code: 'tools.failed' };
+  return scope.end ?? { kind: 'tool_error', code: ToolsErrorCode.FAILED };
 }
 
 /** Thrown by the timeout stage when it stops the handler: the reason, typed, and the error the model sees. */
