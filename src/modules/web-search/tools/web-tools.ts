@@ -1,5 +1,13 @@
-import { Injectable } from '@nestjs/common';
-import { AgentTool, type ToolInvocation, type ToolOutput } from '../../tools/index.js';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import {
+  AgentTool,
+  type ToolAvailability,
+  type ToolInvocation,
+  type ToolOutput,
+  ToolRegistry,
+} from '../../tools/index.js';
+import { WebSearchConfig } from '../config/web-search-config.js';
+import type { Resolved } from '../config/effective-config.js';
 import { WebSearchErrors } from '../web-search.errors.js';
 import { WebSearchService } from '../web-search.service.js';
 import type { SearchQuery, TimeRange } from '../web-search.types.js';
@@ -35,6 +43,12 @@ function timeRangeOf(value: string | undefined): TimeRange | null {
   return { kind: 'dates', ...dates };
 }
 
+function availabilityOf(resolved: Resolved<'tavily' | 'deepseek' | 'doubao'>): ToolAvailability {
+  return resolved.available
+    ? { available: true, reason: null }
+    : { available: false, reason: resolved.reason };
+}
+
 /** The tool arguments as a vendor-neutral query (zod has checked shapes and bounds already). */
 export function searchQueryOf(args: WebSearchArgs): SearchQuery {
   return {
@@ -50,8 +64,22 @@ export function searchQueryOf(args: WebSearchArgs): SearchQuery {
 
 /** `web_search` and `web_fetch`: registered always; bound to a run only when their provider is configured. */
 @Injectable()
-export class WebTools {
-  constructor(private readonly web: WebSearchService) {}
+export class WebTools implements OnModuleInit {
+  constructor(
+    private readonly web: WebSearchService,
+    private readonly config: WebSearchConfig,
+    private readonly registry: ToolRegistry,
+  ) {}
+
+  /** Asked at every graph build and catalog read: the effective configuration, read anew. */
+  onModuleInit(): void {
+    this.registry.setAvailability(WEB_SEARCH_TOOL_NAME, async () =>
+      availabilityOf((await this.config.current()).search),
+    );
+    this.registry.setAvailability(WEB_FETCH_TOOL_NAME, async () =>
+      availabilityOf((await this.config.current()).fetch),
+    );
+  }
 
   @AgentTool({
     name: WEB_SEARCH_TOOL_NAME,
