@@ -8,6 +8,7 @@ import { AuthModule } from './modules/auth/index.js';
 import { HealthModule } from './modules/health/index.js';
 import { ImprovementMarksModule } from './modules/improvement-marks/index.js';
 import { OcrModule } from './modules/ocr/index.js';
+import { WebSearchModule } from './modules/web-search/index.js';
 import { ThreadsModule } from './modules/threads/index.js';
 import { ToolsModule } from './modules/tools/index.js';
 import { WorkspaceModule } from './modules/workspace/index.js';
@@ -32,6 +33,7 @@ export class AppModule {
         WorkspaceModule,
         ArtifactsModule,
         OcrModule,
+        WebSearchModule,
         ThreadsModule,
         AgentsModule,
         AgentRuntimeModule,

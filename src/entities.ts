@@ -6,6 +6,7 @@ import { IMPROVEMENT_MARKS_ENTITIES } from './modules/improvement-marks/index.js
 import { THREADS_ENTITIES } from './modules/threads/index.js';
 import { TOOLS_ENTITIES } from './modules/tools/index.js';
 import { USERS_ENTITIES } from './modules/users/index.js';
+import { WEB_SEARCH_ENTITIES } from './modules/web-search/index.js';
 import { WORKSPACE_ENTITIES } from './modules/workspace/index.js';
 
 /**
@@ -22,4 +23,5 @@ export const ENTITIES = [
   ...AGENT_RUNTIME_ENTITIES,
   ...IMPROVEMENT_MARKS_ENTITIES,
   ...WORKSPACE_ENTITIES,
+  ...WEB_SEARCH_ENTITIES,
 ];

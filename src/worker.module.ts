@@ -6,6 +6,7 @@ import { ArtifactsModule } from './modules/artifacts/index.js';
 import { ImprovementMarksToolModule } from './modules/improvement-marks/index.js';
 import { MaintenanceModule } from './modules/maintenance/index.js';
 import { OcrModule } from './modules/ocr/index.js';
+import { WebSearchModule } from './modules/web-search/index.js';
 import { WorkspaceModule } from './modules/workspace/index.js';
 import { ShutdownLog } from './bootstrap/shutdown-log.js';
 import { BoundedWorkerDrain } from './queue/bounded-worker-drain.js';
@@ -20,6 +21,7 @@ export const WORKER_MODULES = [
   WorkspaceModule,
   ArtifactsModule,
   OcrModule,
+  WebSearchModule,
   ImprovementMarksToolModule,
 ];
 

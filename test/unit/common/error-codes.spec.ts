@@ -31,6 +31,7 @@ const OWNER: Record<string, string> = {
   ocr: 'modules/ocr/ocr.errors.ts',
   improvement_marks: 'modules/improvement-marks/improvement-marks.errors.ts',
   artifacts: 'modules/artifacts/artifacts.errors.ts',
+  web_search: 'modules/web-search/web-search.errors.ts',
 };
 /** Prefixes of modules that have no codes in this codebase yet (named in the API contract). */
 const FUTURE_PREFIXES = ['knowledge', 'skills', 'mcp'];

@@ -43,7 +43,7 @@ export class ToolAssembler {
       if (!metadata.base && !(metadata.category === 'builtin' && selected.has(metadata.name))) continue;
       // Never offered to a subagent (the executor refuses them too).
       if (context.snapshot.agent.is_subagent && SUBAGENT_FORBIDDEN_TOOL_NAMES.has(metadata.name)) continue;
-      const availability = tool.availability();
+      const availability = await tool.availability();
       if (!availability.available) {
         unavailable.push({
           component: metadata.name,
@@ -76,7 +76,7 @@ export class ToolAssembler {
       byName.set(tool.name, source);
       executable.push(tool);
     }
-    if (unavailable.length > 0) this.logger.debug({ run_id: context.runId, unavailable }, 'tools not bound');
+    if (unavailable.length > 0) this.logger.log({ run_id: context.runId, unavailable }, 'tools not bound');
     return { executable, unavailable };
   }
 }

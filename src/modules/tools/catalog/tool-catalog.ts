@@ -15,8 +15,8 @@ export interface ToolCatalogFilter {
 export class ToolCatalog {
   constructor(private readonly registry: ToolRegistry) {}
 
-  list(filter: ToolCatalogFilter = {}): ToolDto[] {
-    return this.registry
+  list(filter: ToolCatalogFilter = {}): Promise<ToolDto[]> {
+    const tools = this.registry
       .list()
       .filter((tool) => filter.category === undefined || tool.metadata.category === filter.category)
       .filter((tool) => filter.tag === undefined || tool.metadata.tags.includes(filter.tag))
@@ -24,20 +24,20 @@ export class ToolCatalog {
         (a, b) =>
           a.metadata.category.localeCompare(b.metadata.category) ||
           a.metadata.name.localeCompare(b.metadata.name),
-      )
-      .map((tool) => toDto(tool));
+      );
+    return Promise.all(tools.map((tool) => toDto(tool)));
   }
 
-  get(name: string): ToolDto {
+  get(name: string): Promise<ToolDto> {
     const tool = this.registry.get(name);
     if (tool === undefined) throw ToolsErrors.notFound(name);
     return toDto(tool);
   }
 }
 
-function toDto(tool: RegisteredTool): ToolDto {
+async function toDto(tool: RegisteredTool): Promise<ToolDto> {
   const { metadata } = tool;
-  const availability = tool.availability();
+  const availability = await tool.availability();
   return {
     id: metadata.name,
     display_name: metadata.displayName,

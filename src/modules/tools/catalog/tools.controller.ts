@@ -14,14 +14,14 @@ export class ToolsController {
 
   @Get()
   @ApiOperation({ summary: 'The tool catalog, with availability; filter by category and tag' })
-  list(@Query() query: ToolListQueryDto): ToolListDto {
-    return { items: this.catalog.list(query) };
+  async list(@Query() query: ToolListQueryDto): Promise<ToolListDto> {
+    return { items: await this.catalog.list(query) };
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'One tool' })
   @ApiErrors([404, ToolsErrorCode.NOT_FOUND])
-  get(@Param('id') id: string): ToolDto {
+  get(@Param('id') id: string): Promise<ToolDto> {
     return this.catalog.get(id);
   }
 }

@@ -12,14 +12,19 @@ export type ToolHandler = (args: unknown, invocation: ToolInvocation) => Promise
 export interface RegisteredTool {
   metadata: ToolMetadata;
   handler: ToolHandler;
-  /** Current availability (configuration can change at run time). */
-  availability(): ToolAvailability;
+  /**
+   * Current availability (configuration can change at run time). A promise when the owner has to read
+   * it (saved settings); callers await it.
+   */
+  availability(): ToolAvailability | Promise<ToolAvailability>;
 }
+
+export type AvailabilityProbe = () => ToolAvailability | Promise<ToolAvailability>;
 
 interface Entry {
   metadata: ToolMetadata;
   handler: ToolHandler;
-  availability: () => ToolAvailability;
+  availability: AvailabilityProbe;
 }
 
 const ALWAYS_AVAILABLE = (): ToolAvailability => ({ available: true, reason: null });
@@ -60,8 +65,11 @@ export class ToolRegistry {
     );
   }
 
-  /** Lets the module that owns a tool's configuration report whether it can be bound now. */
-  setAvailability(name: string, availability: () => ToolAvailability): void {
+  /**
+   * Lets the module that owns a tool's configuration report whether it can be bound now; asked at
+   * every graph build and catalog read, so it may read its configuration anew (asynchronously).
+   */
+  setAvailability(name: string, availability: AvailabilityProbe): void {
     const entry = this.entries.get(name);
     if (entry === undefined) throw ToolsErrors.notFound(name);
     entry.availability = availability;
@@ -84,7 +92,10 @@ export class ToolRegistry {
     return {
       metadata: copyMetadata(entry.metadata),
       handler: entry.handler,
-      availability: () => ({ ...entry.availability() }),
+      availability: () => {
+        const current = entry.availability();
+        return current instanceof Promise ? current.then((value) => ({ ...value })) : { ...current };
+      },
     };
   }
 }
