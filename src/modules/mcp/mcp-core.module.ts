@@ -3,6 +3,10 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { SafeHttpModule } from '../../common/http-safety/index.js';
 import { AgentsModule } from '../agents/index.js';
 import { BuiltinMcpSync } from './builtin/builtin-mcp-sync.js';
+import { McpClientFactory } from './client/mcp-client-factory.js';
+import { McpConnections } from './client/mcp-connections.js';
+import { McpDiscovery } from './client/mcp-discovery.js';
+import { McpServerToolsService } from './servers/mcp-server-tools.service.js';
 import { McpServersResourceSource } from './resources/mcp-servers.resource-source.js';
 import { HeaderSecrets } from './servers/header-secrets.js';
 import { McpServerEntity } from './servers/mcp-server.entity.js';
@@ -21,7 +25,11 @@ import { McpServersService } from './servers/mcp-servers.service.js';
     HeaderSecrets,
     BuiltinMcpSync,
     McpServersResourceSource,
+    McpClientFactory,
+    McpConnections,
+    McpDiscovery,
+    McpServerToolsService,
   ],
-  exports: [McpServersRepository, McpServersService, HeaderSecrets, SafeHttpModule],
+  exports: [McpServersRepository, McpServersService, McpServerToolsService, McpDiscovery, McpConnections],
 })
 export class McpCoreModule {}

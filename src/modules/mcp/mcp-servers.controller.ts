@@ -4,10 +4,11 @@ import { CurrentUser, Roles } from '../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { CreateMcpServerDto } from './dto/create-mcp-server.dto.js';
-import { McpServerDto, McpServerListDto } from './dto/mcp-server.dto.js';
+import { McpServerDto, McpServerListDto, McpTestResultDto, McpToolListDto } from './dto/mcp-server.dto.js';
 import { SetEnabledDto } from './dto/status.dto.js';
 import { UpdateMcpServerDto } from './dto/update-mcp-server.dto.js';
 import { MCP_ERROR_CODES as CODES } from './mcp.errors.js';
+import { McpServerToolsService } from './servers/mcp-server-tools.service.js';
 import { McpServersService } from './servers/mcp-servers.service.js';
 
 @ApiTags('MCP servers')
@@ -15,7 +16,10 @@ import { McpServersService } from './servers/mcp-servers.service.js';
 @ApiErrors(400, 401)
 @Controller('system/mcp-servers')
 export class McpServersController {
-  constructor(private readonly servers: McpServersService) {}
+  constructor(
+    private readonly servers: McpServersService,
+    private readonly tools: McpServerToolsService,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -82,5 +86,48 @@ export class McpServersController {
     @Body() body: SetEnabledDto,
   ): Promise<McpServerDto> {
     return this.servers.setEnabled(actor, slug, body.enabled);
+  }
+
+  @Post(':slug/test')
+  @Roles('admin')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Connect now and list tools: `{ok: true, latency_ms, tools}` or `{ok: false, error: {code, message}}`',
+    description:
+      'Error codes in `error.code`: `mcp.timeout`, `mcp.connection_failed`, `mcp.protocol_error` (not an MCP endpoint), `mcp.unauthorized`, `mcp.url_not_allowed` (SSRF refusal at connect time or on a redirect), `mcp.transport_not_supported`.',
+  })
+  @ApiErrors(403, [404, CODES.notFound])
+  test(@Param('slug') slug: string): Promise<McpTestResultDto> {
+    return this.tools.test(slug);
+  }
+
+  @Get(':slug/tools')
+  @Roles('admin')
+  @ApiOperation({
+    summary: "The server's tools with `enabled` and their MCP annotations (cached per connection config)",
+  })
+  @ApiErrors(403, [404, CODES.notFound], [409, CODES.transportNotSupported], [503, CODES.serverUnavailable])
+  listTools(@Param('slug') slug: string): Promise<McpToolListDto> {
+    return this.tools.tools(slug);
+  }
+
+  @Put(':slug/tools/:name/status')
+  @Roles('admin')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Enable or disable one tool (a disabled tool is neither offered nor executable)' })
+  @ApiErrors(
+    403,
+    [404, CODES.notFound, CODES.toolNotFound],
+    [409, CODES.transportNotSupported],
+    [503, CODES.serverUnavailable],
+  )
+  setToolStatus(
+    @CurrentUser() actor: AuthenticatedUser,
+    @Param('slug') slug: string,
+    @Param('name') name: string,
+    @Body() body: SetEnabledDto,
+  ): Promise<void> {
+    return this.tools.setToolEnabled(actor, slug, name, body.enabled);
   }
 }

@@ -65,6 +65,17 @@ export class McpServersRepository {
     return this.rows.findOneByOrFail({ id });
   }
 
+  /** Adds or removes one name of `disabled_tools` in one statement (concurrent toggles do not lose each other). */
+  async setToolDisabled(id: string, tool: string, disabled: boolean, updatedBy: string): Promise<void> {
+    const next = disabled
+      ? `(SELECT coalesce(jsonb_agg(DISTINCT t ORDER BY t), '[]'::jsonb) FROM jsonb_array_elements_text(disabled_tools || jsonb_build_array($2::text)) t)`
+      : `disabled_tools - $2::text`;
+    await this.rows.query(
+      `UPDATE mcp_servers SET disabled_tools = ${next}, updated_by = $3, updated_at = now() WHERE id = $1`,
+      [id, tool, updatedBy],
+    );
+  }
+
   async delete(id: string): Promise<void> {
     await this.rows.delete({ id });
   }
