@@ -14,3 +14,12 @@ export { RunAuthorizationModule } from './run-authorization.module.js';
 export { RunAuthorization } from './assembly/run-authorization.js';
 export type { HeldRun } from './assembly/run-authorization.js';
 export { RunTransitions } from './runs/run-transitions.js';
+export { RunAssemblyPortsModule } from './run-assembly-ports.module.js';
+export { RunToolSources } from './assembly/run-tool-sources.js';
+export type {
+  OfferedTool,
+  RunToolSource,
+  ToolSourceContext,
+  ToolSourceOutput,
+  UnavailableComponent,
+} from './assembly/run-tool-sources.js';

@@ -7,3 +7,5 @@ export const MCP_ENTITIES = [McpServerEntity];
 export { McpModule } from './mcp.module.js';
 export { McpErrors, MCP_ERROR_CODES } from './mcp.errors.js';
 export { McpRuntimeModule } from './mcp-runtime.module.js';
+export { McpToolLoader } from './runtime/mcp-tool-loader.js';
+export type { LoadedServerTools } from './runtime/mcp-tool-loader.js';

@@ -30,6 +30,8 @@ export interface ReceivedMessage {
   params?: Record<string, unknown>;
   id?: unknown;
   headers: IncomingMessage['headers'];
+  /** `Date.now()` when it arrived (for ordering, never for timing asserts). */
+  at: number;
 }
 
 /**
@@ -78,10 +80,13 @@ export class TestMcpServer {
     return this.received.flatMap((m) => (m.method === undefined ? [] : [m.method]));
   }
 
-  /** Tells every open session that the tool list changed. */
-  async notifyToolsChanged(): Promise<void> {
-    for (const server of this.servers) server.sendToolListChanged();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  /** When the latest `tools/list` answer was released (after the delay). */
+  listAnsweredAt: number[] = [];
+
+  /** Adds a tool to every session (the SDK then sends `notifications/tools/list_changed`). */
+  addTool(tool: TestTool): void {
+    this.options.tools.push(tool);
+    for (const server of this.servers) this.register(server, tool);
   }
 
   private readonly servers: McpServer[] = [];
@@ -97,23 +102,25 @@ export class TestMcpServer {
       { name: 'test-mcp', version: '1.0.0' },
       { capabilities: { tools: { listChanged: true } } },
     );
-    for (const tool of this.options.tools) {
-      server.registerTool(
-        tool.name,
-        {
-          description: tool.description ?? `The ${tool.name} tool.`,
-          ...(tool.input === undefined ? {} : { inputSchema: tool.input }),
-          ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
-        },
-        async (args: Record<string, unknown>, extra: { signal: AbortSignal; requestId: unknown }) => {
-          extra.signal.addEventListener('abort', () => this.aborted.push(String(extra.requestId)));
-          if (tool.handler !== undefined) return tool.handler(args, extra.signal);
-          return { content: [{ type: 'text' as const, text: JSON.stringify(args) }] };
-        },
-      );
-    }
+    for (const tool of this.options.tools) this.register(server, tool);
     this.servers.push(server);
     return server;
+  }
+
+  private register(server: McpServer, tool: TestTool): void {
+    server.registerTool(
+      tool.name,
+      {
+        description: tool.description ?? `The ${tool.name} tool.`,
+        inputSchema: tool.input ?? {},
+        ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+      },
+      async (args: Record<string, unknown>, extra: { signal: AbortSignal; requestId: unknown }) => {
+        extra.signal.addEventListener('abort', () => this.aborted.push(String(extra.requestId)));
+        if (tool.handler !== undefined) return tool.handler(args, extra.signal);
+        return { content: [{ type: 'text' as const, text: JSON.stringify(args) }] };
+      },
+    );
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -121,10 +128,17 @@ export class TestMcpServer {
     const body = raw === '' ? undefined : (JSON.parse(raw) as unknown);
     for (const message of Array.isArray(body) ? body : body === undefined ? [] : [body]) {
       const m = message as Omit<ReceivedMessage, 'headers'>;
-      this.received.push({ method: m.method, params: m.params, id: m.id, headers: req.headers });
+      this.received.push({
+        method: m.method,
+        params: m.params,
+        id: m.id,
+        headers: req.headers,
+        at: Date.now(),
+      });
       if (m.method === 'tools/list' && this.listDelayMs > 0) {
         await new Promise((resolve) => setTimeout(resolve, this.listDelayMs));
       }
+      if (m.method === 'tools/list') this.listAnsweredAt.push(Date.now());
     }
     if (this.options.transport === 'sse') return this.handleSse(req, res, body);
     const sessionId = req.headers['mcp-session-id'] as string | undefined;
