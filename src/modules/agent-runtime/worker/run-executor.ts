@@ -117,7 +117,18 @@ export class RunExecutor implements OnModuleInit {
 
   private async runGraph(run: RunEntity, leaseToken: string, signal: AbortSignal): Promise<GraphEnd> {
     const { actor, snapshot } = await this.prepare(run, leaseToken);
-    const { executable } = await this.assembler.assemble({ runId: run.id, actor, snapshot });
+    const { executable, runTools, sourceUnavailable } = await this.assembler.assemble({
+      runId: run.id,
+      actor,
+      snapshot,
+    });
+    if (sourceUnavailable.length > 0) {
+      await this.events.emit(
+        run.id,
+        sourceUnavailable.map((component) => ({ type: 'unavailable' as const, payload: { ...component } })),
+        { leaseToken },
+      );
+    }
     const session = new RunSession(
       {
         events: this.events,
@@ -142,6 +153,7 @@ export class RunExecutor implements OnModuleInit {
           leaseToken,
           workdir: workdirVirtualPath(projectOf(run.threadId)),
           executableTools: new Set(executable.map((tool) => tool.name)),
+          runTools,
           isSubagent: snapshot.agent.is_subagent,
           signal,
           verifyAuthorization: () => this.authorization.verify(run.id, leaseToken, run),
