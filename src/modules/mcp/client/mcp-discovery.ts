@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpErrors } from '../mcp.errors.js';
+import { McpErrorCode, McpErrors } from '../mcp.errors.js';
 import { connectionConfigOf } from '../servers/mcp-server-view.js';
 import type { McpConnectionConfig } from '../servers/mcp-connection-config.js';
 import type { McpServerEntity } from '../servers/mcp-server.entity.js';
@@ -82,6 +82,6 @@ export class McpDiscovery {
 }
 
 function stdioFailure(row: McpServerEntity): McpFailure {
-  const { code, message } = McpErrors.transportNotSupported(row.slug, row.transport);
-  return { code, message };
+  const { message } = McpErrors.transportNotSupported(row.slug, row.transport);
+  return { code: McpErrorCode.TRANSPORT_NOT_SUPPORTED, message };
 }
