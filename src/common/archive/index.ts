@@ -12,3 +12,4 @@ export {
   type RatioLimit,
 } from './bounded-inflate.js';
 export { readZipDirectory, storedBytes, unixFileTypeOf, type ZipEntry } from './zip-directory.js';
+export { readSafeArchive, type ArchiveFile, type SafeArchiveLimits } from './safe-archive.js';
