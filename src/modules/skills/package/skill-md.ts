@@ -186,6 +186,6 @@ function metadataOf(value: unknown): Record<string, unknown> | null {
 function allowedToolsOf(value: unknown): string | string[] | null {
   if (value === undefined || value === null) return null;
   if (typeof value === 'string') return value;
-  if (Array.isArray(value) && value.every((tool) => typeof tool === 'string')) return value as string[];
+  if (Array.isArray(value) && value.every((tool) => typeof tool === 'string')) return value;
   throw SkillsErrors.invalidSkillMd('allowed-tools', '"allowed-tools" must be a string or a list of strings');
 }
