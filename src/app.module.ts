@@ -8,6 +8,7 @@ import { AuthModule } from './modules/auth/index.js';
 import { HealthModule } from './modules/health/index.js';
 import { ImprovementMarksModule } from './modules/improvement-marks/index.js';
 import { OcrModule } from './modules/ocr/index.js';
+import { SkillsModule } from './modules/skills/index.js';
 import { WebSearchModule } from './modules/web-search/index.js';
 import { ThreadsModule } from './modules/threads/index.js';
 import { ToolsModule } from './modules/tools/index.js';
@@ -38,6 +39,7 @@ export class AppModule {
         AgentsModule,
         AgentRuntimeModule,
         ImprovementMarksModule,
+        SkillsModule,
         ...(runsWorkers ? WORKER_MODULES : []),
       ],
       providers: [ShutdownLog, ...(runsWorkers ? [BoundedWorkerDrain] : [])],

@@ -19,6 +19,8 @@ export const SkillsErrorCode = {
   NOT_TEXT: 'skills.not_text',
   FILE_TOO_LARGE: 'skills.file_too_large',
   TOO_MANY_FILES: 'skills.too_many_files',
+  SHARED_INSTALL_FORBIDDEN: 'skills.shared_install_forbidden',
+  HAS_DEPENDENTS: 'skills.has_dependents',
 } as const;
 export type SkillsErrorCode = (typeof SkillsErrorCode)[keyof typeof SkillsErrorCode];
 
@@ -123,6 +125,19 @@ export const SkillsErrors = {
       SkillsErrorCode.FILE_TOO_LARGE,
       `"${shown(path)}" is over ${limitBytes} bytes.`,
       { details: { path: shown(path), limit_bytes: limitBytes } },
+    ),
+  hasDependents: (slug: string, dependents: string[]) =>
+    new DomainError(
+      'conflict',
+      SkillsErrorCode.HAS_DEPENDENTS,
+      `Other skills depend on "${slug}": ${dependents.join(', ')}; change their dependencies first.`,
+      { details: { slug, dependents } },
+    ),
+  sharedInstallForbidden: () =>
+    new DomainError(
+      'forbidden',
+      SkillsErrorCode.SHARED_INSTALL_FORBIDDEN,
+      'Only an admin may install a shared skill; install it as a personal skill instead.',
     ),
   tooManyFiles: (limit: number) =>
     new DomainError('too_large', SkillsErrorCode.TOO_MANY_FILES, `A skill holds at most ${limit} files.`, {
