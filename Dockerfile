@@ -17,6 +17,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
+COPY skills ./skills
 # The code stays root-owned and read-only to the process; only DATA_DIR is writable. A named volume
 # mounted on /data starts with this ownership.
 RUN mkdir -p /data && chown node:node /data

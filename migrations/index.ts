@@ -13,6 +13,7 @@ import { WorkspaceUsage1796023000000 } from './1796023000000-WorkspaceUsage.js';
 import { RunRequestIds1796024000000 } from './1796024000000-RunRequestIds.js';
 import { McpServers1796030000000 } from './1796030000000-McpServers.js';
 import { WebSearchSettings1796031000000 } from './1796031000000-WebSearchSettings.js';
+import { Skills1796032000000 } from './1796032000000-Skills.js';
 
 /**
  * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
@@ -34,4 +35,5 @@ export const MIGRATIONS = [
   RunRequestIds1796024000000,
   McpServers1796030000000,
   WebSearchSettings1796031000000,
+  Skills1796032000000,
 ] as const;

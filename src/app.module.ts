@@ -9,6 +9,7 @@ import { HealthModule } from './modules/health/index.js';
 import { ImprovementMarksModule } from './modules/improvement-marks/index.js';
 import { McpModule } from './modules/mcp/index.js';
 import { OcrModule } from './modules/ocr/index.js';
+import { SkillsModule } from './modules/skills/index.js';
 import { WebSearchModule } from './modules/web-search/index.js';
 import { ThreadsModule } from './modules/threads/index.js';
 import { ToolsModule } from './modules/tools/index.js';
@@ -39,6 +40,7 @@ export class AppModule {
         AgentsModule,
         AgentRuntimeModule,
         ImprovementMarksModule,
+        SkillsModule,
         McpModule,
         ...(runsWorkers ? WORKER_MODULES : []),
       ],

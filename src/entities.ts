@@ -3,6 +3,7 @@ import { AGENTS_ENTITIES } from './modules/agents/index.js';
 import { ARTIFACTS_ENTITIES } from './modules/artifacts/index.js';
 import { AUTH_ENTITIES } from './modules/auth/index.js';
 import { IMPROVEMENT_MARKS_ENTITIES } from './modules/improvement-marks/index.js';
+import { SKILLS_ENTITIES } from './modules/skills/index.js';
 import { MCP_ENTITIES } from './modules/mcp/index.js';
 import { THREADS_ENTITIES } from './modules/threads/index.js';
 import { TOOLS_ENTITIES } from './modules/tools/index.js';
@@ -25,5 +26,6 @@ export const ENTITIES = [
   ...IMPROVEMENT_MARKS_ENTITIES,
   ...WORKSPACE_ENTITIES,
   ...WEB_SEARCH_ENTITIES,
+  ...SKILLS_ENTITIES,
   ...MCP_ENTITIES,
 ];

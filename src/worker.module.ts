@@ -7,14 +7,16 @@ import { ImprovementMarksToolModule } from './modules/improvement-marks/index.js
 import { MaintenanceModule } from './modules/maintenance/index.js';
 import { McpRuntimeModule } from './modules/mcp/index.js';
 import { OcrModule } from './modules/ocr/index.js';
+import { SkillsCoreModule } from './modules/skills/index.js';
 import { WebSearchModule } from './modules/web-search/index.js';
 import { WorkspaceModule } from './modules/workspace/index.js';
 import { ShutdownLog } from './bootstrap/shutdown-log.js';
 import { BoundedWorkerDrain } from './queue/bounded-worker-drain.js';
 
 /**
- * What a worker process runs: the modules holding queue consumers, and every module that registers
- * tools, so the worker can execute them.
+ * What a worker process runs: the modules holding queue consumers, every module that registers tools,
+ * so the worker can execute them, and `SkillsCoreModule` (builtin sync at start, the shared-skill read
+ * policy the file tools ask).
  */
 export const WORKER_MODULES = [
   MaintenanceModule,
@@ -24,6 +26,7 @@ export const WORKER_MODULES = [
   OcrModule,
   WebSearchModule,
   ImprovementMarksToolModule,
+  SkillsCoreModule,
   McpRuntimeModule,
 ];
 

@@ -8,6 +8,10 @@ export class AppConfig {
   readonly nodeEnv: string;
   readonly logLevel: string;
   readonly dataDir: string;
+  readonly skills: {
+    /** Builtin skills (`<slug>/SKILL.md` folders) synced at every start; null: the installation's `skills/builtin`. */
+    readonly builtinDir: string | null;
+  };
   readonly workspace: {
     /** Bytes one user's workspace may hold in all (tools, uploads, OCR results, large tool results). */
     readonly quotaBytes: number;

@@ -95,6 +95,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PORT: integer(3000, 0, 65535),
   DATA_DIR: z.string().trim().min(1).default('./data'),
+  SKILLS_BUILTIN_DIR: z.string().trim().min(1).optional(),
   HTTP_BODY_LIMIT_BYTES: integer(1 * MB, 1024, 1024 * MB),
   UPLOAD_LIMIT_BYTES: integer(50 * MB, 1024, 10 * 1024 * MB),
   KB_FILE_LIMIT_BYTES: integer(100 * MB, 1024, 10 * 1024 * MB),
@@ -259,6 +260,7 @@ export function parseConfig(env: Environment): AppConfig {
     nodeEnv: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
     dataDir: e.DATA_DIR,
+    skills: { builtinDir: e.SKILLS_BUILTIN_DIR ?? null },
     workspace: { quotaBytes: e.WORKSPACE_QUOTA_BYTES },
     http: {
       port: e.PORT,

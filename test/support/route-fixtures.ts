@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiOperation } from './openapi-routes';
 import { auth, newThread, startRun } from './runs/run-helpers';
+import { newSharedSkill, skillMd } from './skills';
 import type { TestContext, TestUser } from './test-app';
 
 /**
@@ -30,6 +31,10 @@ export class RouteFixtures {
       throw new Error(`fixtures not created: ${agent.status} ${apiKey.status}`);
     }
     const agentSlug = (agent.body as { slug: string }).slug;
+    const skillSlug = await newSharedSkill(ctx, superadmin, {
+      'SKILL.md': skillMd('route-fixture'),
+      'notes.md': 'fixture notes\n',
+    });
     return new RouteFixtures(
       superadmin,
       user,
@@ -40,6 +45,7 @@ export class RouteFixtures {
         ['/api/runs/', runId],
         ['/api/agents/', agentSlug],
         ['/api/system/tools/', 'ls'],
+        ['/api/skills/', skillSlug],
       ],
       {
         agent_slug: agentSlug,

@@ -3,8 +3,9 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import type { KeysetPosition } from '../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../common/pagination/keyset.js';
+import { scopeMemberSql } from '../../common/sharing/share-scope.sql.js';
 import { AgentEntity } from './agent.entity.js';
-import type { AgentActor } from './sharing/share-config.js';
+import type { ShareActor } from '../../common/sharing/share-config.js';
 
 export type NewAgent = Pick<
   AgentEntity,
@@ -13,23 +14,16 @@ export type NewAgent = Pick<
 export type AgentChanges = Partial<Pick<AgentEntity, 'name' | 'description' | 'shareConfig' | 'config'>>;
 
 /**
- * Who can read an agent, in SQL; `canRead` in `sharing/share-config.ts` is the same rule in TypeScript.
+ * Who can read an agent, in SQL; `canRead` in `common/sharing/share-config.ts` is the same rule in TypeScript.
  * Superadmins read everything, admins the builtin agents, creators their own, others by read scope.
  */
 function whereReadableBy<T extends AgentEntity>(
   q: SelectQueryBuilder<T>,
-  actor: AgentActor,
+  actor: ShareActor,
 ): SelectQueryBuilder<T> {
   if (actor.role === 'superadmin') return q;
-  const scope = (name: string) => `a.share_config->'${name}'`;
-  const member = (name: string) =>
-    `(${scope(name)}->>'level' = 'global'
-      OR (${scope(name)}->>'level' = 'department'
-          AND ${scope(name)}->'department_ids' @> jsonb_build_array(CAST(:actorDepartment AS text)))
-      OR (${scope(name)}->>'level' = 'users'
-          AND ${scope(name)}->'user_ids' @> jsonb_build_array(CAST(:actorId AS text))))`;
   return q.andWhere(
-    `(a.owner_id = :actorId OR (a.builtin AND :actorIsAdmin) OR ${member('read_scope')} OR ${member('manage_scope')})`,
+    `(a.owner_id = :actorId OR (a.builtin AND :actorIsAdmin) OR ${scopeMemberSql('a.share_config', 'read_scope')} OR ${scopeMemberSql('a.share_config', 'manage_scope')})`,
     { actorId: actor.id, actorDepartment: actor.departmentId, actorIsAdmin: actor.role === 'admin' },
   );
 }
@@ -38,7 +32,7 @@ function whereReadableBy<T extends AgentEntity>(
 export class AgentsRepository {
   constructor(@InjectRepository(AgentEntity) private readonly rows: Repository<AgentEntity>) {}
 
-  findReadableBySlug(actor: AgentActor, slug: string): Promise<AgentEntity | null> {
+  findReadableBySlug(actor: ShareActor, slug: string): Promise<AgentEntity | null> {
     return whereReadableBy(
       this.rows.createQueryBuilder('a').where('a.slug = :slug', { slug }),
       actor,
@@ -55,7 +49,7 @@ export class AgentsRepository {
   }
 
   listReadablePage(
-    actor: AgentActor,
+    actor: ShareActor,
     includeSubagents: boolean,
     limit: number,
     after: KeysetPosition | null,
@@ -65,7 +59,7 @@ export class AgentsRepository {
     return newestFirstPage(query, 'a', limit, after).getMany();
   }
 
-  listReadableSubagents(actor: AgentActor): Promise<AgentEntity[]> {
+  listReadableSubagents(actor: ShareActor): Promise<AgentEntity[]> {
     const query = this.rows.createQueryBuilder('a').where('a.is_subagent');
     return whereReadableBy(query, actor).orderBy('a.slug', 'ASC').getMany();
   }

@@ -14,7 +14,7 @@ import { AgentDto, AgentSummaryDto } from './dto/agent.dto.js';
 import type { CreateAgentDto } from './dto/create-agent.dto.js';
 import type { ListAgentsQueryDto } from './dto/list-agents-query.dto.js';
 import type { UpdateAgentDto } from './dto/update-agent.dto.js';
-import { canManage, canRead, type AgentActor } from './sharing/share-config.js';
+import { canManage, canRead, type ShareActor } from '../../common/sharing/share-config.js';
 import { ShareConfigPolicy } from './sharing/share-config-policy.js';
 
 /** An agent the runtime may run for a user: its saved config, to intersect with the user's resources. */
@@ -46,7 +46,7 @@ export class AgentsService {
     private readonly appConfig: AppConfig,
   ) {}
 
-  async create(actor: AgentActor, input: CreateAgentDto): Promise<AgentDto> {
+  async create(actor: ShareActor, input: CreateAgentDto): Promise<AgentDto> {
     const defaults = defaultAgentConfig(this.appConfig.llm.defaultModel);
     const agent: Omit<NewAgent, 'slug'> = {
       name: input.name,
@@ -60,17 +60,17 @@ export class AgentsService {
     return this.present(actor, await this.insertWithSlug(agent, input.slug));
   }
 
-  async list(actor: AgentActor, query: ListAgentsQueryDto): Promise<Page<AgentSummaryDto>> {
+  async list(actor: ShareActor, query: ListAgentsQueryDto): Promise<Page<AgentSummaryDto>> {
     const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
     const rows = await this.agents.listReadablePage(actor, query.include_subagents, query.limit, after);
     return toPage(rows, query.limit, (agent) => AgentSummaryDto.from(agent, permissionOf(actor, agent)));
   }
 
-  async get(actor: AgentActor, slug: string): Promise<AgentDto> {
+  async get(actor: ShareActor, slug: string): Promise<AgentDto> {
     return this.present(actor, await this.readable(actor, slug));
   }
 
-  async update(actor: AgentActor, slug: string, input: UpdateAgentDto): Promise<AgentDto> {
+  async update(actor: ShareActor, slug: string, input: UpdateAgentDto): Promise<AgentDto> {
     const agent = await this.manageable(actor, slug);
     const updated = await this.agents.updateLocked(agent.id, async (current) => {
       const changes: AgentChanges = {};
@@ -86,14 +86,14 @@ export class AgentsService {
     return this.present(actor, updated);
   }
 
-  async remove(actor: AgentActor, slug: string): Promise<void> {
+  async remove(actor: ShareActor, slug: string): Promise<void> {
     const agent = await this.manageable(actor, slug);
     if (agent.builtin) throw AgentsErrors.builtinImmutable(slug);
     await this.agents.deleteById(agent.id);
   }
 
   /** The agent `actor` may run, with its saved config; null when there is none they may read. */
-  async findUsable(actor: AgentActor, slug: string): Promise<UsableAgent | null> {
+  async findUsable(actor: ShareActor, slug: string): Promise<UsableAgent | null> {
     const agent = await this.agents.findReadableBySlug(actor, slug);
     return agent === null ? null : usable(agent);
   }
@@ -102,25 +102,25 @@ export class AgentsService {
    * The agent with this id as `actor` may run it now (what runs use: a thread is bound to an id). Given
    * a transaction's `manager`, the row is read in it and locked FOR SHARE until it ends.
    */
-  async accessById(actor: AgentActor, id: string, manager?: EntityManager): Promise<AgentAccess> {
+  async accessById(actor: ShareActor, id: string, manager?: EntityManager): Promise<AgentAccess> {
     const agent = await this.agents.findById(id, manager);
     if (agent === null) return { kind: 'deleted' };
     return canRead(actor, agent) ? { kind: 'usable', agent: usable(agent) } : { kind: 'denied' };
   }
 
-  private async readable(actor: AgentActor, slug: string): Promise<AgentEntity> {
+  private async readable(actor: ShareActor, slug: string): Promise<AgentEntity> {
     const agent = await this.agents.findReadableBySlug(actor, slug);
     if (agent === null) throw AgentsErrors.notFound(slug);
     return agent;
   }
 
-  private async manageable(actor: AgentActor, slug: string): Promise<AgentEntity> {
+  private async manageable(actor: ShareActor, slug: string): Promise<AgentEntity> {
     const agent = await this.readable(actor, slug);
     if (!canManage(actor, agent)) throw AgentsErrors.manageForbidden(slug);
     return agent;
   }
 
-  private async present(actor: AgentActor, agent: AgentEntity): Promise<AgentDto> {
+  private async present(actor: ShareActor, agent: AgentEntity): Promise<AgentDto> {
     const permission = permissionOf(actor, agent);
     const items = permission === 'manage' ? await this.items.forEditor(actor, agent.config) : [];
     return { ...AgentSummaryDto.from(agent, permission), configurable_items: items };
@@ -156,6 +156,6 @@ function usable(agent: AgentEntity): UsableAgent {
   return { id, slug, name, isSubagent, builtin, ownerId, config };
 }
 
-function permissionOf(actor: AgentActor, agent: AgentEntity): 'read' | 'manage' {
+function permissionOf(actor: ShareActor, agent: AgentEntity): 'read' | 'manage' {
   return canManage(actor, agent) ? 'manage' : 'read';
 }

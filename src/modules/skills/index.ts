@@ -1,3 +1,23 @@
+// The skills module's front door: what other modules may use. Everything else is internal.
+import { SkillsSettingsEntity } from './settings/skills-settings.entity.js';
+import { SkillEntity } from './storage/skill.entity.js';
+
+/** The module's tables, for the central entity list (`src/entities.ts`) only. */
+export const SKILLS_ENTITIES = [SkillEntity, SkillsSettingsEntity];
+
+export { SkillsModule } from './skills.module.js';
+export { SkillsCoreModule } from './skills-core.module.js';
+export { SkillsStore } from './storage/skills.store.js';
+export { SkillsSettings } from './settings/skills-settings.js';
+export { SkillDependencyCatalog } from './dependencies/skill-dependency-catalog.js';
+export type { McpServerDirectory } from './dependencies/skill-dependency-catalog.js';
+export { buildSkillPackage } from './package/skill-package.js';
+export type { SkillFile, SkillPackage } from './package/skill-package.js';
+export { parseSkillMd } from './package/skill-md.js';
+export type { SkillManifest } from './package/skill-md.js';
+export { checkSkillFilePath, ROOT_SKILL_FILE } from './package/skill-path.js';
+export { SKILL_LIMITS } from './skills-limits.js';
+export { SkillsErrorCode } from './skills.errors.js';
 export {
   groupSkillFolders,
   SKILL_FILE,

@@ -13,3 +13,6 @@ export { WorkspaceQuota } from './quota/workspace-quota.js';
 export { LargeToolResults } from './large-tool-results.js';
 export { isInternalWorkspacePath, workdirVirtualPath } from './paths/virtual-paths.js';
 export { uploadTempDir } from './paths/upload-temp-dir.js';
+export { SharedSkillReadPolicies } from './paths/shared-skill-read-policy.js';
+export type { SharedSkillReadPolicy } from './paths/shared-skill-read-policy.js';
+export type { WorkspaceUser } from './paths/workspace-user.js';

@@ -6,7 +6,7 @@ import { SharedSkillReadPolicies } from '../../../src/modules/workspace/paths/sh
 import { TestContext, type TestUser } from '../../support/test-app';
 import { invocationFor, outcomeOf } from './tool-invocation';
 
-describe('shared skills behind a connected read policy', () => {
+describe('shared skills behind the read policy', () => {
   let ctx: TestContext;
   let dataDir: string;
   let reader: TestUser;
@@ -25,27 +25,38 @@ describe('shared skills behind a connected read policy', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('refuses every shared skill until a policy is connected, then follows it; writes stay refused', async () => {
+  it('refuses every shared skill while no policy is connected', async () => {
+    const unconnected = new SharedSkillReadPolicies();
+    expect(await unconnected.canRead(reader, 'pdf')).toBe(false);
+    unconnected.connect({
+      canRead: (user, slug) => Promise.resolve(user.id === reader.id && slug === 'pdf'),
+    });
+    expect(await unconnected.canRead(reader, 'pdf')).toBe(true);
+    expect(await unconnected.canRead(stranger, 'pdf')).toBe(false);
+    expect(() => unconnected.connect({ canRead: () => Promise.resolve(true) })).toThrow('already connected');
+  });
+
+  it("follows the skills module's policy once the app is up: a folder without a skill is nobody's; writes stay refused", async () => {
     const tools = ctx.app.get(FileTools);
-    const read = (user: TestUser) =>
-      tools.readFile({ file_path: '/home/gem/skills/pdf/SKILL.md' }, invocationFor(user));
+    const read = (user: TestUser, path = '/home/gem/skills/pdf/SKILL.md') =>
+      tools.readFile({ file_path: path }, invocationFor(user));
     expect(await outcomeOf(read(reader))).toEqual({
       code: 'workspace.path_not_allowed',
       reason: 'not_shared',
     });
-
+    // The skills module connected its policy at start: a second one is refused.
     const policies = ctx.app.get(SharedSkillReadPolicies);
-    policies.connect({ canRead: (user, slug) => Promise.resolve(user.id === reader.id && slug === 'pdf') });
     expect(() => policies.connect({ canRead: () => Promise.resolve(true) })).toThrow('already connected');
-
-    expect(JSON.stringify(await read(reader))).toContain('# pdf skill');
-    expect(await outcomeOf(read(stranger))).toEqual({
-      code: 'workspace.path_not_allowed',
-      reason: 'not_shared',
-    });
+    // A builtin skill is readable by everyone, never writable.
+    expect(JSON.stringify(await read(stranger, '/home/gem/skills/html-preview/SKILL.md'))).toContain(
+      'html:preview',
+    );
     expect(
       await outcomeOf(
-        tools.writeFile({ file_path: '/home/gem/skills/pdf/SKILL.md', content: 'x' }, invocationFor(reader)),
+        tools.writeFile(
+          { file_path: '/home/gem/skills/html-preview/SKILL.md', content: 'x' },
+          invocationFor(reader),
+        ),
       ),
     ).toEqual({ code: 'workspace.path_not_allowed', reason: 'read_only' });
   });

@@ -1,4 +1,5 @@
-import { isResourceSelection, isShareScope } from '../../../src/modules/agents/dto/config-validators';
+import { isShareScope } from '../../../src/common/sharing/share-scope.validator';
+import { isResourceSelection } from '../../../src/modules/agents/dto/config-validators';
 
 describe('config validators', () => {
   it('accepts "all" or a list of unique non-empty strings only', () => {

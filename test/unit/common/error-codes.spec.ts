@@ -32,10 +32,11 @@ const OWNER: Record<string, string> = {
   improvement_marks: 'modules/improvement-marks/improvement-marks.errors.ts',
   artifacts: 'modules/artifacts/artifacts.errors.ts',
   web_search: 'modules/web-search/web-search.errors.ts',
+  skills: 'modules/skills/skills.errors.ts',
   mcp: 'modules/mcp/mcp.errors.ts',
 };
 /** Prefixes of modules that have no codes in this codebase yet (named in the API contract). */
-const FUTURE_PREFIXES = ['knowledge', 'skills'];
+const FUTURE_PREFIXES = ['knowledge'];
 
 const CODE_SHAPE = /^([a-z][a-z_]*)\.[a-z][a-z0-9_]*$/;
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AgentsErrors } from '../agents.errors.js';
 import { AgentResourceCatalog } from '../resources/agent-resource-catalog.js';
-import type { AgentActor } from '../sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/share-config.js';
 import {
   ALL,
   RESOURCE_FIELDS,
@@ -23,7 +23,7 @@ export class AgentConfigEditor {
 
   /** `fresh`: a new agent, so submitted lists replace the defaults instead of merging with them. */
   async apply(
-    actor: AgentActor,
+    actor: ShareActor,
     saved: AgentConfig,
     submitted: AgentConfigInput,
     { fresh = false }: { fresh?: boolean } = {},

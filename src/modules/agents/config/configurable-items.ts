@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config.js';
 import type { ConfigurableItemDto } from '../dto/agent.dto.js';
 import { AgentResourceCatalog } from '../resources/agent-resource-catalog.js';
-import type { AgentActor } from '../sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/share-config.js';
 import { ALL, defaultAgentConfig, isResourceField, type AgentConfig } from './agent-config.js';
 import { editableFields } from './agent-config-fields.js';
 
@@ -14,7 +14,7 @@ export class ConfigurableItems {
     private readonly appConfig: AppConfig,
   ) {}
 
-  async forEditor(actor: AgentActor, config: AgentConfig): Promise<ConfigurableItemDto[]> {
+  async forEditor(actor: ShareActor, config: AgentConfig): Promise<ConfigurableItemDto[]> {
     const defaults = defaultAgentConfig(this.appConfig.llm.defaultModel);
     return Promise.all(
       editableFields(actor.role).map(async (metadata): Promise<ConfigurableItemDto> => {

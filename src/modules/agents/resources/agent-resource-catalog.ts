@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ResourceField } from '../config/agent-config.js';
-import type { AgentActor } from '../sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/share-config.js';
 
 /** Fields whose ids come from a source; `preload_skills` draws from `skills`. */
 export type SourcedField = Exclude<ResourceField, 'preload_skills'>;
@@ -17,7 +17,7 @@ export interface ResourceOption {
  */
 export interface AgentResourceSource {
   readonly field: SourcedField;
-  usableOptions(actor: AgentActor): Promise<ResourceOption[]>;
+  usableOptions(actor: ShareActor): Promise<ResourceOption[]>;
   /**
    * Ids every agent has whatever its selection (the base tools): accepted when an editor names them,
    * and dropped from the saved selection, since selecting them changes nothing.
@@ -41,7 +41,7 @@ export class AgentResourceCatalog {
     this.sources.set(source.field, source);
   }
 
-  async usableOptions(field: ResourceField, actor: AgentActor): Promise<ResourceOption[]> {
+  async usableOptions(field: ResourceField, actor: ShareActor): Promise<ResourceOption[]> {
     const source = this.sources.get(field === 'preload_skills' ? 'skills' : field);
     return source === undefined ? [] : source.usableOptions(actor);
   }
@@ -50,7 +50,7 @@ export class AgentResourceCatalog {
     return this.sources.get(field === 'preload_skills' ? 'skills' : field)?.implicitIds ?? new Set();
   }
 
-  async usableIds(field: ResourceField, actor: AgentActor): Promise<Set<string>> {
+  async usableIds(field: ResourceField, actor: ShareActor): Promise<Set<string>> {
     return new Set((await this.usableOptions(field, actor)).map((option) => option.value));
   }
 }

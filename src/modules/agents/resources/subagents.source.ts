@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AgentsRepository } from '../agents.repository.js';
-import type { AgentActor } from '../sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/share-config.js';
 import type { AgentResourceSource, ResourceOption } from './agent-resource-catalog.js';
 
 /** Selectable subagents: the subagents the user can read, by slug. */
@@ -10,7 +10,7 @@ export class SubagentsSource implements AgentResourceSource {
 
   constructor(private readonly agents: AgentsRepository) {}
 
-  async usableOptions(actor: AgentActor): Promise<ResourceOption[]> {
+  async usableOptions(actor: ShareActor): Promise<ResourceOption[]> {
     const subagents = await this.agents.listReadableSubagents(actor);
     return subagents.map((agent) => ({
       value: agent.slug,

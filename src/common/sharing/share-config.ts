@@ -1,4 +1,4 @@
-import type { UserRole } from '../../../common/auth/user-role.js';
+import type { UserRole } from '../auth/user-role.js';
 
 export type ShareScope =
   | { level: 'global' }
@@ -12,14 +12,14 @@ export interface ShareConfig {
   manage_scope: ShareScope | null;
 }
 
-/** Who is asking, as far as agent visibility is concerned. */
-export interface AgentActor {
+/** Who is asking, as far as the visibility of a shared resource (agent, skill, knowledge base) is concerned. */
+export interface ShareActor {
   id: string;
   role: UserRole;
   departmentId: string;
 }
 
-/** What access decisions need to know about an agent. */
+/** What access decisions need to know about a shared resource. */
 export interface AccessSubject {
   ownerId: string | null;
   builtin: boolean;
@@ -30,7 +30,7 @@ export function defaultShareConfig(creatorId: string): ShareConfig {
   return { version: 2, read_scope: { level: 'users', user_ids: [creatorId] }, manage_scope: null };
 }
 
-export function inScope(actor: AgentActor, scope: ShareScope | null): boolean {
+export function inScope(actor: ShareActor, scope: ShareScope | null): boolean {
   if (scope === null) return false;
   switch (scope.level) {
     case 'global':
@@ -43,17 +43,17 @@ export function inScope(actor: AgentActor, scope: ShareScope | null): boolean {
 }
 
 /**
- * The creator always manages; so does anyone in the manage scope. Superadmins manage every agent and
+ * The creator always manages; so does anyone in the manage scope. Superadmins manage every resource and
  * admins the builtin ones (someone must be able to configure them; they have no creator).
  */
-export function canManage(actor: AgentActor, agent: AccessSubject): boolean {
+export function canManage(actor: ShareActor, subject: AccessSubject): boolean {
   if (actor.role === 'superadmin') return true;
-  if (agent.builtin && actor.role === 'admin') return true;
-  if (agent.ownerId !== null && agent.ownerId === actor.id) return true;
-  return inScope(actor, agent.shareConfig.manage_scope);
+  if (subject.builtin && actor.role === 'admin') return true;
+  if (subject.ownerId !== null && subject.ownerId === actor.id) return true;
+  return inScope(actor, subject.shareConfig.manage_scope);
 }
 
-/** The same rule as the SQL filter `whereReadableBy` in `agents.repository.ts`. */
-export function canRead(actor: AgentActor, agent: AccessSubject): boolean {
-  return canManage(actor, agent) || inScope(actor, agent.shareConfig.read_scope);
+/** The same rule as the SQL filter `scopeMemberSql` builds (see `share-scope.sql.ts`). */
+export function canRead(actor: ShareActor, subject: AccessSubject): boolean {
+  return canManage(actor, subject) || inScope(actor, subject.shareConfig.read_scope);
 }

@@ -1,5 +1,5 @@
-import { scopeWithin } from '../../../src/modules/agents/sharing/scope-containment';
-import { canManage, canRead, type AccessSubject } from '../../../src/modules/agents/sharing/share-config';
+import { scopeWithin } from '../../../src/common/sharing/scope-containment';
+import { canManage, canRead, type AccessSubject } from '../../../src/common/sharing/share-config';
 
 describe('share scopes', () => {
   const actor = { id: 'u1', role: 'user' as const, departmentId: 'd1' };

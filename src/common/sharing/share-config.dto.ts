@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
-import type { ShareConfigInput } from '../sharing/share-config-policy.js';
-import type { ShareScope } from '../sharing/share-config.js';
-import { WhenPresent } from '../../../common/validation/when-present.js';
-import { IsShareScopeOrNull } from './config-validators.js';
+import type { ShareConfigInput } from './resolve-share-config.js';
+import type { ShareScope } from './share-config.js';
+import { WhenPresent } from '../validation/when-present.js';
+import { IsShareScopeOrNull } from './share-scope.validator.js';
 
 const SCOPE_SCHEMA = {
   nullable: true,
@@ -13,6 +13,7 @@ const SCOPE_SCHEMA = {
     '`{"level":"global"}`, `{"level":"department","department_ids":[…]}` or `{"level":"users","user_ids":[…]}`',
 } as const;
 
+/** A submitted share config (agents, skills, knowledge bases: API.md "Conventions"). */
 export class ShareConfigDto implements ShareConfigInput {
   @ApiProperty({ enum: [2] })
   @IsIn([2])

@@ -1,0 +1,11 @@
+/**
+ * The knowledge tools come from the builtin `knowledge` MCP server: a skill asks for them with
+ * `mcp_dependencies: ["knowledge"]`, never as local `tool_dependencies` (seed "知识库工具").
+ */
+export const KNOWLEDGE_TOOL_NAMES: ReadonlySet<string> = new Set([
+  'list_kbs',
+  'query_kb',
+  'find_kb_document',
+  'open_kb_document',
+  'search_file',
+]);

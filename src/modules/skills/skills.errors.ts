@@ -1,0 +1,146 @@
+import { DomainError } from '../../common/errors/domain-error.js';
+
+export const SkillsErrorCode = {
+  /** Also for skills the caller may not read: their existence is not revealed. */
+  NOT_FOUND: 'skills.not_found',
+  INVALID_SKILL_MD: 'skills.invalid_skill_md',
+  REVISION_CONFLICT: 'skills.revision_conflict',
+  BUILTIN_IMMUTABLE: 'skills.builtin_immutable',
+  MANAGE_FORBIDDEN: 'skills.manage_forbidden',
+  SHARE_SCOPE_FORBIDDEN: 'skills.share_scope_forbidden',
+  MANAGE_SCOPE_OUTSIDE_READ_SCOPE: 'skills.manage_scope_outside_read_scope',
+  UNKNOWN_DEPENDENCY: 'skills.unknown_dependency',
+  DEPENDENCY_CYCLE: 'skills.dependency_cycle',
+  ROOT_FILE_REQUIRED: 'skills.root_file_required',
+  INVALID_PATH: 'skills.invalid_path',
+  SYMLINK_REFUSED: 'skills.symlink_refused',
+  FILE_NOT_FOUND: 'skills.file_not_found',
+  FILE_EXISTS: 'skills.file_exists',
+  NOT_TEXT: 'skills.not_text',
+  FILE_TOO_LARGE: 'skills.file_too_large',
+  TOO_MANY_FILES: 'skills.too_many_files',
+  SHARED_INSTALL_FORBIDDEN: 'skills.shared_install_forbidden',
+  HAS_DEPENDENTS: 'skills.has_dependents',
+} as const;
+export type SkillsErrorCode = (typeof SkillsErrorCode)[keyof typeof SkillsErrorCode];
+
+/** Echoed back in errors; long inputs are cut so an error cannot be used to amplify output. */
+const shown = (text: string): string => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
+
+export const SkillsErrors = {
+  notFound: (slug: string) =>
+    new DomainError('not_found', SkillsErrorCode.NOT_FOUND, `No skill "${shown(slug)}".`, {
+      details: { slug: shown(slug) },
+    }),
+  /** `field` names the frontmatter field (or `frontmatter` for the block itself). */
+  invalidSkillMd: (field: string, reason: string) =>
+    new DomainError('unprocessable', SkillsErrorCode.INVALID_SKILL_MD, `Invalid SKILL.md: ${reason}`, {
+      details: { field },
+    }),
+  revisionConflict: (path: string) =>
+    new DomainError(
+      'conflict',
+      SkillsErrorCode.REVISION_CONFLICT,
+      `"${shown(path)}" was changed since it was read; read it again and reapply the change.`,
+      { details: { path: shown(path) } },
+    ),
+  builtinImmutable: (slug: string) =>
+    new DomainError(
+      'conflict',
+      SkillsErrorCode.BUILTIN_IMMUTABLE,
+      `The builtin skill "${slug}" is maintained in the repository: its files, dependencies and share config cannot be changed here, nor can it be deleted.`,
+      { details: { slug } },
+    ),
+  manageForbidden: (slug: string) =>
+    new DomainError(
+      'forbidden',
+      SkillsErrorCode.MANAGE_FORBIDDEN,
+      `You may use but not change the skill "${slug}".`,
+      { details: { slug } },
+    ),
+  shareScopeForbidden: (level: string) =>
+    new DomainError(
+      'forbidden',
+      SkillsErrorCode.SHARE_SCOPE_FORBIDDEN,
+      `Only an admin may share a skill at the ${level} level; share it with named users instead.`,
+      { details: { level } },
+    ),
+  manageScopeOutsideReadScope: () =>
+    new DomainError(
+      'unprocessable',
+      SkillsErrorCode.MANAGE_SCOPE_OUTSIDE_READ_SCOPE,
+      'The manage scope must lie inside the read scope.',
+    ),
+  /** Ids that do not exist and ids that may not be used look the same. */
+  unknownDependency: (field: string, ids: string[], reason: string) =>
+    new DomainError(
+      'unprocessable',
+      SkillsErrorCode.UNKNOWN_DEPENDENCY,
+      `Unknown or unusable ${field}: ${ids.join(', ')} (${reason}).`,
+      { details: { field, ids, reason } },
+    ),
+  dependencyCycle: (cycle: string[]) =>
+    new DomainError(
+      'unprocessable',
+      SkillsErrorCode.DEPENDENCY_CYCLE,
+      `Skill dependencies would form a cycle: ${cycle.join(' → ')}.`,
+      { details: { field: 'skill_dependencies', cycle } },
+    ),
+  rootFileRequired: () =>
+    new DomainError(
+      'unprocessable',
+      SkillsErrorCode.ROOT_FILE_REQUIRED,
+      'The root SKILL.md cannot be deleted (delete the skill instead).',
+      { details: { path: 'SKILL.md' } },
+    ),
+  invalidPath: (path: string, reason: string) =>
+    new DomainError('invalid', SkillsErrorCode.INVALID_PATH, `The path "${shown(path)}" ${reason}.`, {
+      details: { path: shown(path), reason },
+    }),
+  symlinkRefused: (path: string) =>
+    new DomainError(
+      'unprocessable',
+      SkillsErrorCode.SYMLINK_REFUSED,
+      `The path "${shown(path)}" goes through a symbolic link; skills hold regular files only.`,
+      { details: { path: shown(path) } },
+    ),
+  fileNotFound: (path: string) =>
+    new DomainError('not_found', SkillsErrorCode.FILE_NOT_FOUND, `No file "${shown(path)}" in this skill.`, {
+      details: { path: shown(path) },
+    }),
+  fileExists: (path: string) =>
+    new DomainError('conflict', SkillsErrorCode.FILE_EXISTS, `"${shown(path)}" already exists.`, {
+      details: { path: shown(path) },
+    }),
+  notText: (path: string) =>
+    new DomainError(
+      'unprocessable',
+      SkillsErrorCode.NOT_TEXT,
+      `"${shown(path)}" is not UTF-8 text (only text files are read and edited here).`,
+      { details: { path: shown(path) } },
+    ),
+  fileTooLarge: (path: string, limitBytes: number) =>
+    new DomainError(
+      'too_large',
+      SkillsErrorCode.FILE_TOO_LARGE,
+      `"${shown(path)}" is over ${limitBytes} bytes.`,
+      { details: { path: shown(path), limit_bytes: limitBytes } },
+    ),
+  hasDependents: (slug: string, dependents: string[]) =>
+    new DomainError(
+      'conflict',
+      SkillsErrorCode.HAS_DEPENDENTS,
+      `Other skills depend on "${slug}": ${dependents.join(', ')}; change their dependencies first.`,
+      { details: { slug, dependents } },
+    ),
+  sharedInstallForbidden: () =>
+    new DomainError(
+      'forbidden',
+      SkillsErrorCode.SHARED_INSTALL_FORBIDDEN,
+      'Only an admin may install a shared skill; install it as a personal skill instead.',
+    ),
+  tooManyFiles: (limit: number) =>
+    new DomainError('too_large', SkillsErrorCode.TOO_MANY_FILES, `A skill holds at most ${limit} files.`, {
+      details: { limit },
+    }),
+};
