@@ -12,6 +12,7 @@ import { HeaderSecrets } from './servers/header-secrets.js';
 import { McpServerEntity } from './servers/mcp-server.entity.js';
 import { McpServersRepository } from './servers/mcp-servers.repository.js';
 import { McpServersService } from './servers/mcp-servers.service.js';
+import { McpServerCatalog } from './servers/mcp-server-catalog.js';
 
 /**
  * What the API and the worker share: the records (headers sealed), the builtin sync run at every start,
@@ -29,7 +30,15 @@ import { McpServersService } from './servers/mcp-servers.service.js';
     McpConnections,
     McpDiscovery,
     McpServerToolsService,
+    McpServerCatalog,
   ],
-  exports: [McpServersRepository, McpServersService, McpServerToolsService, McpDiscovery, McpConnections],
+  exports: [
+    McpServerCatalog,
+    McpServersRepository,
+    McpServersService,
+    McpServerToolsService,
+    McpDiscovery,
+    McpConnections,
+  ],
 })
 export class McpCoreModule {}

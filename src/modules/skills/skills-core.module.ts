@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { McpCoreModule } from '../mcp/index.js';
+import { McpDependencyDirectory } from './dependencies/mcp-dependency-directory.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ToolsModule } from '../tools/index.js';
 import { UsersModule } from '../users/index.js';
@@ -26,8 +28,10 @@ import { SkillsStore } from './storage/skills.store.js';
     WorkspaceModule,
     ToolsModule,
     UsersModule,
+    McpCoreModule,
   ],
   providers: [
+    McpDependencyDirectory,
     SkillsRepository,
     SkillLocations,
     SkillShareConfigPolicy,

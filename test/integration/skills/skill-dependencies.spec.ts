@@ -70,11 +70,18 @@ describe('skills: dependencies', () => {
     expect((await row(slug)).toolDependencies).toEqual(['read_file', 'web_search']);
   });
 
-  it('knows no MCP server until the MCP module connects its directory', async () => {
+  it('accepts an MCP dependency on a configured server (enabled or not) and refuses an unknown one', async () => {
     const slug = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('mcp-one') }, global);
-    const res = await setDeps(slug, { mcp_dependencies: ['knowledge'] });
-    expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ details: { field: 'mcp_dependencies', ids: ['knowledge'] } });
+    // The builtin deepwiki-official is synced at start, disabled: it exists.
+    const known = await setDeps(slug, { mcp_dependencies: ['deepwiki-official'] });
+    expect(known.status).toBe(200);
+    expect((await row(slug)).mcpDependencies).toEqual(['deepwiki-official']);
+    for (const missing of ['knowledge', 'no-such-server']) {
+      const res = await setDeps(slug, { mcp_dependencies: [missing] });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ details: { field: 'mcp_dependencies', ids: [missing] } });
+    }
+    expect((await row(slug)).mcpDependencies).toEqual(['deepwiki-official']);
   });
 
   it('needs skill dependencies that exist and that every reader of the dependent skill can read', async () => {

@@ -42,6 +42,11 @@ export class McpServersRepository {
     return this.rows.findOneBy({ slug });
   }
 
+  /** The servers among `slugs`, enabled or not. */
+  findBySlugs(slugs: readonly string[]): Promise<McpServerEntity[]> {
+    return slugs.length === 0 ? Promise.resolve([]) : this.rows.findBy({ slug: In([...slugs]) });
+  }
+
   /** Enabled servers among `slugs`, in the order asked. */
   async findEnabledBySlugs(slugs: readonly string[]): Promise<McpServerEntity[]> {
     if (slugs.length === 0) return [];
