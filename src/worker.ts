@@ -3,6 +3,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
 import type { AppConfig } from './config/app-config.js';
 import { runEntrypoint } from './bootstrap/run-entrypoint.js';
+import { ConsumersGate } from './queue/consumers-gate.js';
 import { WorkerModule } from './worker.module.js';
 
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
@@ -16,6 +17,7 @@ export async function startWorker(config: AppConfig): Promise<INestApplicationCo
   for (const signal of STOP_SIGNALS) process.on(signal, hold);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
+  app.get(ConsumersGate).open();
   app.enableShutdownHooks();
   for (const signal of STOP_SIGNALS) process.off(signal, hold);
   if (held !== null) process.kill(process.pid, held);

@@ -10,6 +10,7 @@ import { singleValuedQuery } from '../common/http/single-valued-query.js';
 import { requestContextMiddleware } from '../common/request-id/request-context.js';
 import { requestIdMiddleware } from '../common/request-id/request-id.js';
 import { createValidationPipe } from '../common/validation/validation.pipe.js';
+import { ConsumersGate } from '../queue/consumers-gate.js';
 import { setupSwagger } from './swagger.js';
 
 /**
@@ -28,6 +29,7 @@ export async function createHttpApp(
     forceCloseConnections: true,
   });
   app.useLogger(app.get(Logger));
+  app.get(ConsumersGate).open();
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');
   // node's querystring: no `a[b]=` objects; repeated keys become arrays, which singleValuedQuery refuses.

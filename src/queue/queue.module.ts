@@ -1,13 +1,15 @@
 import { BullModule } from '@nestjs/bullmq';
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import type { ConnectionOptions } from 'bullmq';
 import { AppConfig } from '../config/app-config.js';
 import { patientRedisOptions } from '../redis/redis-options.js';
+import { ConsumersGate } from './consumers-gate.js';
 
 /**
  * BullMQ's shared connection. Queue consumers wait for Redis forever; producers go through
  * `enqueueOrFail`, which refuses at once while Redis is unreachable.
  */
+@Global()
 @Module({
   imports: [
     BullModule.forRootAsync({
@@ -18,5 +20,7 @@ import { patientRedisOptions } from '../redis/redis-options.js';
       }),
     }),
   ],
+  providers: [ConsumersGate],
+  exports: [ConsumersGate],
 })
 export class QueueModule {}

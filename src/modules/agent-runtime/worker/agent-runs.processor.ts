@@ -2,6 +2,7 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { AppConfig } from '../../../config/app-config.js';
+import { ConsumersGate } from '../../../queue/consumers-gate.js';
 import { Checkpointer } from '../graph/checkpointer.js';
 import { AGENT_RUNS_QUEUE, agentRunJobSchema } from '../queue/agent-runs.queue.js';
 import { ActiveRuns } from './active-runs.js';
@@ -32,6 +33,7 @@ export class AgentRunsProcessor
     private readonly checkpointer: Checkpointer,
     private readonly config: AppConfig,
     private readonly logContext: RunLogContext,
+    private readonly gate: ConsumersGate,
   ) {
     super();
   }
@@ -41,10 +43,13 @@ export class AgentRunsProcessor
     // A cancel request fires BullMQ's abort signal of the job executing the run, if it runs here.
     await this.cancelSignals.listen((runId) => this.worker.cancelJob(runId, 'cancel'));
     await this.checkpointer.ready();
-    this.logger.log({ concurrency: this.worker.concurrency }, 'agent-runs worker started');
-    this.worker
-      .run()
-      .catch((error: Error) => this.logger.error({ err: error.message }, 'agent-runs worker stopped'));
+    // Not awaited: the worker entrypoint opens the gate only once every start-up hook has run.
+    void this.gate.opened.then(() => {
+      this.logger.log({ concurrency: this.worker.concurrency }, 'agent-runs worker started');
+      this.worker
+        .run()
+        .catch((error: Error) => this.logger.error({ err: error.message }, 'agent-runs worker stopped'));
+    });
   }
 
   /** A payload that is not a run job cannot name a run: it is logged and dropped, not retried. */
