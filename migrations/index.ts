@@ -12,6 +12,7 @@ import { ThreadAgentId1796021000000 } from './1796021000000-ThreadAgentId.js';
 import { WorkspaceUsage1796023000000 } from './1796023000000-WorkspaceUsage.js';
 import { RunRequestIds1796024000000 } from './1796024000000-RunRequestIds.js';
 import { WebSearchSettings1796031000000 } from './1796031000000-WebSearchSettings.js';
+import { SubagentAwaits1796033000000 } from './1796033000000-SubagentAwaits.js';
 
 /**
  * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
@@ -32,4 +33,5 @@ export const MIGRATIONS = [
   WorkspaceUsage1796023000000,
   RunRequestIds1796024000000,
   WebSearchSettings1796031000000,
+  SubagentAwaits1796033000000,
 ] as const;

@@ -32,6 +32,7 @@ const OWNER: Record<string, string> = {
   improvement_marks: 'modules/improvement-marks/improvement-marks.errors.ts',
   artifacts: 'modules/artifacts/artifacts.errors.ts',
   web_search: 'modules/web-search/web-search.errors.ts',
+  subagents: 'modules/agent-runtime/subagents/subagents.errors.ts',
 };
 /** Prefixes of modules that have no codes in this codebase yet (named in the API contract). */
 const FUTURE_PREFIXES = ['knowledge', 'skills', 'mcp'];

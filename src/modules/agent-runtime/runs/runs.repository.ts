@@ -87,7 +87,17 @@ export class RunsRepository {
     return this.rows.countBy({ threadId });
   }
 
-  activeChildren(parentRunId: string): Promise<RunEntity[]> {
-    return this.rows.findBy({ parentRunId, status: In([...ACTIVE_STATUSES]) });
+  /** Runs parked in `subagent_await` past their deadline (their wake-up job may have been lost). */
+  async overdueAwaits(limit: number): Promise<string[]> {
+    const rows = await this.dataSource.query<{ id: string }[]>(
+      `SELECT id FROM runs WHERE status = 'waiting' AND awaiting_until < now() ORDER BY awaiting_until LIMIT $1`,
+      [limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** A child run as its parent may see it: only a run `parentRunId` created (null otherwise). */
+  findChild(parentRunId: string, id: string): Promise<RunEntity | null> {
+    return this.rows.findOneBy({ id, parentRunId });
   }
 }

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError } from '../../../common/errors/domain-error.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { workdirVirtualPath } from '../../workspace/index.js';
-import { projectOf } from '../../threads/index.js';
+import { projectOf, ThreadsService } from '../../threads/index.js';
 import { RunAuthorizationRevokedError, ToolEvents, ToolExecutor } from '../../tools/index.js';
 import { ChatModelFactory } from '../model/chat-model.factory.js';
 import { RunAuthorization } from '../assembly/run-authorization.js';
@@ -23,11 +23,13 @@ import { LeaseKeeper } from './lease-keeper.js';
 import { invokeRunGraph, type GraphEnd } from './invoke-run-graph.js';
 import { RunSession, type QuestionInterrupt } from './run-session.js';
 import { WaitingPoints } from '../questions/waiting-points.js';
+import type { AwaitInterrupt } from './session/subagent-await.js';
 
 /** How an execution ended for this worker: an outcome to record, or nothing (lease lost, handed back). */
 type Ending =
   | { kind: 'outcome'; outcome: RunOutcome }
   | { kind: 'waiting'; question: QuestionInterrupt }
+  | { kind: 'awaiting'; wait: AwaitInterrupt }
   | { kind: 'stopped'; reason: StopReason };
 
 /**
@@ -54,6 +56,7 @@ export class RunExecutor implements OnModuleInit {
     private readonly active: ActiveRuns,
     private readonly waitingPoints: WaitingPoints,
     private readonly config: AppConfig,
+    private readonly threads: ThreadsService,
   ) {}
 
   onModuleInit(): void {
@@ -108,7 +111,7 @@ export class RunExecutor implements OnModuleInit {
   private async run(run: RunEntity, leaseToken: string, signal: AbortSignal): Promise<Ending> {
     try {
       const end = await this.runGraph(run, leaseToken, signal);
-      return end.kind === 'waiting' ? end : { kind: 'outcome', outcome: { status: 'completed' } };
+      return end.kind === 'completed' ? { kind: 'outcome', outcome: { status: 'completed' } } : end;
     } catch (error) {
       if (signal.aborted) return { kind: 'stopped', reason: signal.reason as StopReason };
       return this.endingOf(run, error);
@@ -140,7 +143,10 @@ export class RunExecutor implements OnModuleInit {
           runId: run.id,
           threadId: run.threadId,
           leaseToken,
-          workdir: workdirVirtualPath(projectOf(run.threadId)),
+          // A subagent's child thread works in its parent conversation's project.
+          workdir: workdirVirtualPath(
+            (await this.threads.projectOfThread(run.threadId)) ?? projectOf(run.threadId),
+          ),
           executableTools: new Set(executable.map((tool) => tool.name)),
           isSubagent: snapshot.agent.is_subagent,
           signal,
@@ -191,6 +197,12 @@ export class RunExecutor implements OnModuleInit {
         if ((await this.waitingPoints.park(run, leaseToken, toolCallId, questions)) === 'not_running')
           this.logger.log({ status: 'cancelled' }, 'run finished');
         else this.logger.log({ tool_call_id: toolCallId }, 'run waiting');
+        return;
+      }
+      if (ending.kind === 'awaiting') {
+        const { run_ids: childIds, until } = ending.wait;
+        const parked = await this.transitions.parkAwaiting(run, leaseToken, childIds, new Date(until));
+        this.logger.log({ awaiting: childIds, until, result: parked }, 'run awaiting subagents');
         return;
       }
       if (ending.kind === 'outcome') {
