@@ -1,6 +1,7 @@
 import type { AgentRunFigures } from '../agent-runs.bench.js';
 import type { ThroughputFigures } from '../auth-throughput.bench.js';
 import type { ColdStartFigures } from '../cold-start.bench.js';
+import type { SubagentFigures } from '../subagents.bench.js';
 import type { PipelineFigures } from '../tool-pipeline.bench.js';
 import { LOAD_CONNECTIONS, LOAD_SECONDS, WARMUP_SECONDS } from './load.js';
 import { round } from './stats.js';
@@ -19,6 +20,7 @@ export interface BenchReport {
   coldStart: ColdStartFigures;
   throughput: ThroughputFigures;
   agentRuns: AgentRunFigures;
+  subagents: SubagentFigures;
   totalSeconds: number;
 }
 
@@ -95,6 +97,8 @@ export function formatReport(report: BenchReport): string {
     table(['route', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'vs hello'], loadRows),
     '',
     ...agentRunLines(report.agentRuns),
+    '',
+    ...subagentLines(report.subagents),
     `Total bench time: ${round(report.totalSeconds, 0)} s`,
     '',
   ].join('\n');
@@ -139,5 +143,20 @@ export function agentRunLines(a: AgentRunFigures): string[] {
     `SSE fan-out: ${a.fanout.subscribers} subscribers on ${a.fanout.runs} concurrent runs: ` +
       `${a.fanout.eventsLost} of ${a.fanout.eventsExpected} events lost, live delivery p50 ${f(a.fanout.deliveryP50Ms)} ms, p99 ${f(a.fanout.deliveryP99Ms)} ms`,
     '',
+  ];
+}
+
+export function subagentLines(s: SubagentFigures): string[] {
+  return [
+    `Subagents: parent starts 2 children (model calls ${s.childModelMs.a} and ${s.childModelMs.b} ms), then awaits both; ` +
+      `1 worker × ${s.workerConcurrency}, median of ${s.samples}`,
+    table(
+      ['run', 'POST → done ms'],
+      [
+        ['slowest child alone', ms(s.slowestChildAloneMs)],
+        ['parent + 2 children', ms(s.parentWithTwoChildrenMs)],
+        ['ratio (parent / slowest alone)', round(s.ratio, 2).toFixed(2)],
+      ],
+    ),
   ];
 }
