@@ -6,6 +6,7 @@ import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../supp
 import { childRuns, eventsOf, requestsFor, SubagentScripts } from '../../support/subagents/subagent-runtime';
 import { call, gate, parentTurns, startCall } from '../../support/subagents/subagent-scripts';
 import type { TestContext, TestUser } from '../../support/test-app';
+import { RunReconciler } from '../../../src/modules/agent-runtime/worker/run-reconciler';
 
 const resultOf = (fake: FakeOpenAiServer, input: string, toolCallId: string) => {
   for (const { body } of requestsFor(fake, input)) {
@@ -266,6 +267,44 @@ describe('subagents: rules', () => {
       },
     });
     held.open();
+  });
+
+  it('parks again when a lost worker’s parent is recovered while its child still runs', async () => {
+    const held = gate();
+    scripts
+      .on('survivor task', () => ({ reply: { text: 'survived' }, after: held.opened }))
+      .on(
+        'crashing parent',
+        parentTurns([
+          () => ({ toolCalls: [startCall('c', 'survivor task')] }),
+          (r) => ({ toolCalls: [call('ca', 'subagent_await', { run_id: r.get('c')!.run_id })] }),
+          () => ({ text: 'after the crash' }),
+        ]),
+      );
+    const parent = await startRun(ctx, user, await newThread(ctx, user), { input: 'crashing parent' });
+    expect(await waitForStatus(ctx, parent.run_id, (s) => s === 'waiting')).toBe('waiting');
+    // As if its worker had died after the interrupt and before parking: running under an expired lease.
+    await ctx.dataSource.query(
+      `UPDATE runs SET status = 'running', lease_token = gen_random_uuid(), lease_expires_at = now() - interval '1 second',
+              awaited_run_ids = NULL, awaiting_until = NULL WHERE id = $1`,
+      [parent.run_id],
+    );
+    await ctx.app.get(RunReconciler, { strict: false }).reconcile();
+    expect(await waitForStatus(ctx, parent.run_id, (s) => s === 'waiting')).toBe('waiting');
+    const [again] = await ctx.dataSource.query<{ attempts: number; awaited: string[] | null }[]>(
+      `SELECT attempts, awaited_run_ids AS awaited FROM runs WHERE id = $1`,
+      [parent.run_id],
+    );
+    expect(again.attempts).toBe(2);
+    expect(again.awaited).toHaveLength(1);
+    held.open();
+    expect(await waitForStatus(ctx, parent.run_id, isTerminal)).toBe('completed');
+    const childId = resultOf(fake, 'crashing parent', 'c').run_id;
+    expect(resultOf(fake, 'crashing parent', 'ca')).toEqual({
+      run_id: childId,
+      status: 'completed',
+      output: 'survived',
+    });
   });
 
   it('cancels an awaiting parent’s active children with it', async () => {

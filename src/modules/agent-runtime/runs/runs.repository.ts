@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository, type EntityManager } from 'typeorm';
 import { ACTIVE_STATUSES } from './run-status.js';
 import { RunEntity } from './run.entity.js';
-import { O_AHEAD_OF_R, R_IS_QUEUED_HEAD, THREAD_QUEUE_ORDER } from './thread-queue.js';
+import { ACTIVE_LIST, O_AHEAD_OF_R, R_IS_QUEUED_HEAD, THREAD_QUEUE_ORDER } from './thread-queue.js';
 
 /** A queued run, how many times it was claimed (which names its next job), and the requests behind it. */
 export interface QueuedRun {
@@ -94,6 +94,15 @@ export class RunsRepository {
       [limit],
     );
     return rows.map((row) => row.id);
+  }
+
+  /** Whether any of these runs is still active (what a parent parked in `subagent_await` waits for). */
+  async anyActive(ids: string[]): Promise<boolean> {
+    const [row] = await this.dataSource.query<{ active: boolean }[]>(
+      `SELECT EXISTS (SELECT 1 FROM runs WHERE id = ANY($1::uuid[]) AND status IN ${ACTIVE_LIST}) AS active`,
+      [ids],
+    );
+    return row.active;
   }
 
   /** A child run as its parent may see it: only a run `parentRunId` created (null otherwise). */

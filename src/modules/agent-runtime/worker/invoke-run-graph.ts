@@ -4,6 +4,7 @@ import type { AgentGraph, RunStateValues } from '../graph/agent-graph.js';
 import type { MessagesRepository } from '../messages/messages.repository.js';
 import type { WaitingPoints } from '../questions/waiting-points.js';
 import type { RunEntity } from '../runs/run.entity.js';
+import type { RunsRepository } from '../runs/runs.repository.js';
 import { RunFailureCodes } from '../runs/runs.errors.js';
 import { DomainError } from '../../../common/errors/domain-error.js';
 import type { QuestionInterrupt } from './session/question-interrupt.js';
@@ -49,7 +50,7 @@ export async function invokeRunGraph(
   graph: AgentGraph,
   run: RunEntity,
   config: GraphRunConfig,
-  deps: { messages: MessagesRepository; waitingPoints: WaitingPoints },
+  deps: { messages: MessagesRepository; waitingPoints: WaitingPoints; runs: RunsRepository },
 ): Promise<GraphEnd> {
   const state = await graph.getState(config);
   const values = state.values as Partial<RunStateValues>;
@@ -64,6 +65,9 @@ export async function invokeRunGraph(
     if (pending === null) {
       await graph.invoke(null, config);
     } else if (isAwaitInterrupt(pending)) {
+      // Re-queued by a lost worker while children still run, before the deadline: it parks again.
+      if (Date.parse(pending.until) > Date.now() && (await deps.runs.anyActive(pending.run_ids)))
+        return { kind: 'awaiting', wait: pending };
       // Its children ended or its deadline passed: the awaits are checked again as the node re-runs.
       await graph.invoke(new Command({ resume: { woken: true } }), config);
     } else {

@@ -16,6 +16,7 @@ import { buildAgentGraph } from '../graph/agent-graph.js';
 import { Checkpointer } from '../graph/checkpointer.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
 import type { RunEntity } from '../runs/run.entity.js';
+import { RunsRepository } from '../runs/runs.repository.js';
 import { LeaseLostError, RunFailureCodes } from '../runs/runs.errors.js';
 import { RunTransitions, type ClaimResult, type RunOutcome } from '../runs/run-transitions.js';
 import { ActiveRuns, type StopReason } from './active-runs.js';
@@ -57,6 +58,7 @@ export class RunExecutor implements OnModuleInit {
     private readonly waitingPoints: WaitingPoints,
     private readonly config: AppConfig,
     private readonly threads: ThreadsService,
+    private readonly runs: RunsRepository,
   ) {}
 
   onModuleInit(): void {
@@ -161,7 +163,11 @@ export class RunExecutor implements OnModuleInit {
       signal,
       durability: 'sync' as const,
     };
-    return invokeRunGraph(graph, run, config, { messages: this.messages, waitingPoints: this.waitingPoints });
+    return invokeRunGraph(graph, run, config, {
+      messages: this.messages,
+      waitingPoints: this.waitingPoints,
+      runs: this.runs,
+    });
   }
 
   /** The frozen snapshot of a resumed run (authorization re-checked), or a new one saved on the run. */
