@@ -4,6 +4,7 @@ import { runAgentRunsBench } from './agent-runs.bench.js';
 import { runThroughputBench } from './auth-throughput.bench.js';
 import { runColdStartBench } from './cold-start.bench.js';
 import { runMcpBench } from './mcp.bench.js';
+import { runSubagentsBench } from './subagents.bench.js';
 import { runToolPipelineBench } from './tool-pipeline.bench.js';
 import { createBenchContext } from './support/bench-context.js';
 import { BENCH_REDIS_PREFIX, BENCH_REDIS_URL } from './support/bench-env.js';
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   const coldStart = await runColdStartBench(context);
   const throughput = await runThroughputBench(context);
   const agentRuns = await runAgentRunsBench(context);
+  const subagents = await runSubagentsBench(context);
   const report = {
     machine,
     toolPipeline,
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
     coldStart,
     throughput,
     agentRuns,
+    subagents,
     totalSeconds: (performance.now() - startedAt) / 1000,
   };
   process.stdout.write(formatReport(report));

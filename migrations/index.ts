@@ -14,6 +14,7 @@ import { RunRequestIds1796024000000 } from './1796024000000-RunRequestIds.js';
 import { McpServers1796030000000 } from './1796030000000-McpServers.js';
 import { WebSearchSettings1796031000000 } from './1796031000000-WebSearchSettings.js';
 import { Skills1796032000000 } from './1796032000000-Skills.js';
+import { SubagentAwaits1796033000000 } from './1796033000000-SubagentAwaits.js';
 
 /**
  * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
@@ -36,4 +37,5 @@ export const MIGRATIONS = [
   McpServers1796030000000,
   WebSearchSettings1796031000000,
   Skills1796032000000,
+  SubagentAwaits1796033000000,
 ] as const;

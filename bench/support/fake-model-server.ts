@@ -1,13 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-interface ChatMessage {
+export interface ChatMessage {
   role: string;
   content?: unknown;
 }
 
-/** What the model answers to one request: tool calls, or a final text. */
-export type Reply = { toolCalls: { name: string; args: Record<string, unknown> }[] } | { text: string };
+/** What the model answers to one request: tool calls, or a final text (after `delayMs`, if given). */
+export type Reply = ({ toolCalls: { name: string; args: Record<string, unknown> }[] } | { text: string }) & {
+  delayMs?: number;
+};
 
 /**
  * An OpenAI-compatible streaming endpoint for benches: each reply is computed from the request (so many
@@ -49,6 +51,7 @@ export class FakeModelServer {
       messages: ChatMessage[];
     };
     const reply = this.respond(body.messages);
+    if (reply.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
     const id = `chatcmpl-${++this.counter}`;
     const frame = (delta: Record<string, unknown>, finish: string | null) =>
       `data: ${JSON.stringify({

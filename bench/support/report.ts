@@ -2,6 +2,7 @@ import type { AgentRunFigures } from '../agent-runs.bench.js';
 import type { ThroughputFigures } from '../auth-throughput.bench.js';
 import type { ColdStartFigures } from '../cold-start.bench.js';
 import type { McpFigures } from '../mcp.bench.js';
+import type { SubagentFigures } from '../subagents.bench.js';
 import type { PipelineFigures } from '../tool-pipeline.bench.js';
 import { LOAD_CONNECTIONS, LOAD_SECONDS, WARMUP_SECONDS } from './load.js';
 import { round } from './stats.js';
@@ -21,6 +22,7 @@ export interface BenchReport {
   coldStart: ColdStartFigures;
   throughput: ThroughputFigures;
   agentRuns: AgentRunFigures;
+  subagents: SubagentFigures;
   totalSeconds: number;
 }
 
@@ -99,6 +101,8 @@ export function formatReport(report: BenchReport): string {
     table(['route', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'vs hello'], loadRows),
     '',
     ...agentRunLines(report.agentRuns),
+    '',
+    ...subagentLines(report.subagents),
     `Total bench time: ${round(report.totalSeconds, 0)} s`,
     '',
   ].join('\n');
@@ -161,5 +165,17 @@ export function mcpLines(m: McpFigures): string[] {
       `median ${ms(m.coldDiscovery.medianMs)} ms (${round(m.coldDiscovery.ratioToDelay, 2)} x the delay, target <= 1.2), ` +
       `runs ${m.coldDiscovery.runsMs.map(ms).join(', ')}`,
     `warm discovery (cached lists) of the same 5 servers: p50 ${round(m.warmDiscovery.p50Ms, 2)} ms, p99 ${round(m.warmDiscovery.p99Ms, 2)} ms`,
+export function subagentLines(s: SubagentFigures): string[] {
+  return [
+    `Subagents: parent starts 2 children (model calls ${s.childModelMs.a} and ${s.childModelMs.b} ms), then awaits both; ` +
+      `1 worker × ${s.workerConcurrency}, median of ${s.samples}`,
+    table(
+      ['run', 'POST → done ms'],
+      [
+        ['slowest child alone', ms(s.slowestChildAloneMs)],
+        ['parent + 2 children', ms(s.parentWithTwoChildrenMs)],
+        ['ratio (parent / slowest alone)', round(s.ratio, 2).toFixed(2)],
+      ],
+    ),
   ];
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/index.js';
+import { ThreadsModule } from '../threads/index.js';
 import { ToolsModule } from '../tools/index.js';
 import { RunContextPreparer } from './assembly/run-context-preparer.js';
 import { ToolAssembler } from './assembly/tool-assembler.js';
@@ -8,6 +9,7 @@ import { ChatModelFactory } from './model/chat-model.factory.js';
 import { RunAssemblyPortsModule } from './run-assembly-ports.module.js';
 import { RunAuthorizationModule } from './run-authorization.module.js';
 import { RunsCoreModule } from './runs-core.module.js';
+import { SubagentsModule } from './subagents/subagents.module.js';
 import { ActiveRuns } from './worker/active-runs.js';
 import { AgentRunsProcessor } from './worker/agent-runs.processor.js';
 import { RunExecutor } from './worker/run-executor.js';
@@ -20,7 +22,15 @@ import { RunReconciler } from './worker/run-reconciler.js';
  * process (`WORKER_MODULES`, `src/worker.module.ts`), so this module depends on none of them.
  */
 @Module({
-  imports: [RunsCoreModule, RunAssemblyPortsModule, RunAuthorizationModule, ToolsModule, AgentsModule],
+  imports: [
+    RunsCoreModule,
+    RunAssemblyPortsModule,
+    RunAuthorizationModule,
+    ToolsModule,
+    AgentsModule,
+    ThreadsModule,
+    SubagentsModule,
+  ],
   providers: [
     Checkpointer,
     ChatModelFactory,

@@ -12,10 +12,11 @@ import { RunsController } from './runs/runs.controller.js';
 import { RunsService } from './runs/runs.service.js';
 import { RunsCoreModule } from './runs-core.module.js';
 import { QuestionsController } from './questions/questions.controller.js';
+import { SubagentsModule } from './subagents/subagents.module.js';
 
 /** API side of runs: create, read, cancel, stream, messages and state, and `agent-calls`. */
 @Module({
-  imports: [RunsCoreModule, ThreadsModule, ArtifactsModule],
+  imports: [RunsCoreModule, ThreadsModule, ArtifactsModule, SubagentsModule],
   controllers: [RunsController, RunEventsController, AgentCallsController, QuestionsController],
   providers: [RunsService, RunCreation, RunCancellation, AgentCallsService, RunEventStreams, RunStreamSlots],
 })

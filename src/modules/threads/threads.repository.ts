@@ -8,7 +8,8 @@ import { ThreadEntity } from './thread.entity.js';
 export type NewThread = Pick<
   ThreadEntity,
   'id' | 'userId' | 'agentId' | 'agentSlug' | 'title' | 'project' | 'requestId' | 'payloadDigest'
->;
+> &
+  Partial<Pick<ThreadEntity, 'parentThreadId'>>;
 
 @Injectable()
 export class ThreadsRepository {
@@ -17,6 +18,10 @@ export class ThreadsRepository {
   /** The thread if it belongs to `userId`; another user's thread is indistinguishable from none. */
   findOwned(userId: string, id: string): Promise<ThreadEntity | null> {
     return this.rows.findOneBy({ id, userId });
+  }
+
+  findById(id: string): Promise<ThreadEntity | null> {
+    return this.rows.findOneBy({ id });
   }
 
   findByRequest(userId: string, requestId: string): Promise<ThreadEntity | null> {

@@ -20,6 +20,16 @@ export const projectOf = (threadId: string) => `t-${threadId}`;
 /** A thread as other modules hold it: which thread, bound to which agent. */
 export type ThreadRef = Pick<ThreadEntity, 'id' | 'agentSlug'>;
 
+/** What a subagent's child thread is made from: its parent conversation, its agent, its creating call. */
+export interface NewChildThread {
+  parentThreadId: string;
+  userId: string;
+  agent: { id: string; slug: string };
+  title: string;
+  /** Idempotency key: a replayed creation returns the thread the first one made. */
+  requestId: string;
+}
+
 export const workdirOf = (thread: Pick<ThreadEntity, 'project'>) => workdirVirtualPath(thread.project);
 
 @Injectable()
@@ -80,6 +90,45 @@ export class ThreadsService {
   async get(user: AuthenticatedUser, id: string): Promise<ThreadDto> {
     const thread = await this.getOwned(user, id);
     return ThreadDto.from(thread, workdirOf(thread));
+  }
+
+  /**
+   * A subagent's child thread: the user's, under the parent conversation, sharing its project workdir
+   * (same files, not a copy); only its checkpoint is its own. Not listed with the user's threads.
+   */
+  async createChild(input: NewChildThread): Promise<ThreadRef> {
+    const parent = await this.threads.findOwned(input.userId, input.parentThreadId);
+    if (parent === null) throw ThreadsErrors.notFound();
+    const row = await this.threads.insertOrGetByRequest({
+      id: randomUUID(),
+      userId: input.userId,
+      agentId: input.agent.id,
+      agentSlug: input.agent.slug,
+      title: input.title,
+      project: parent.project,
+      parentThreadId: parent.id,
+      requestId: input.requestId,
+      payloadDigest: canonicalDigest([parent.id, input.agent.slug]),
+    });
+    return { id: row.id, agentSlug: row.agentSlug };
+  }
+
+  /** The user's child thread of `parentThreadId` for this subagent slug, or null (any other thread). */
+  async findChild(
+    userId: string,
+    id: string,
+    parentThreadId: string,
+    agentSlug: string,
+  ): Promise<ThreadRef | null> {
+    const thread = await this.threads.findOwned(userId, id);
+    if (thread === null || thread.parentThreadId !== parentThreadId || thread.agentSlug !== agentSlug)
+      return null;
+    return { id: thread.id, agentSlug: thread.agentSlug };
+  }
+
+  /** The project (workdir slug) of a thread: a child thread's is its parent's. Null if it is gone. */
+  async projectOfThread(id: string): Promise<string | null> {
+    return (await this.threads.findById(id))?.project ?? null;
   }
 
   /**

@@ -11,7 +11,11 @@ export { ToolRegistry } from './registry/tool-registry.js';
 export type { RegisteredTool, ToolHandler } from './registry/tool-registry.js';
 export type { ToolAvailability, ToolMetadata, ToolResourceKind } from './registry/tool-metadata.js';
 export { argsJsonSchema } from './registry/args-json-schema.js';
-export { BASE_TOOL_NAMES, SUBAGENT_FORBIDDEN_TOOL_NAMES } from './registry/base-tools.js';
+export {
+  BASE_TOOL_NAMES,
+  SUBAGENT_FORBIDDEN_TOOL_NAMES,
+  SUBAGENT_TOOL_NAMES,
+} from './registry/base-tools.js';
 export { ToolExecutor } from './execution/tool-executor.js';
 export { ToolEvents } from './execution/tool-event-sink.js';
 export type { ToolEvent } from './execution/tool-event-sink.js';

@@ -3,6 +3,11 @@ import type { AddressInfo, Socket } from 'node:net';
 import { completionBody, streamedChunks } from './completion-chunks';
 import type { FakeFailure, FakeReply, RecordedRequest } from './fake-openai-script';
 
+/** Picks the reply to one request by its content (`FakeOpenAiServer.route`). */
+export type FakeRouter = (
+  body: RecordedRequest['body'],
+) => FakeReply | { reply: FakeReply; delayMs?: number; after?: Promise<unknown> } | undefined;
+
 /**
  * A local OpenAI-compatible endpoint (`POST /v1/chat/completions`, streamed or not) that replays a
  * script of replies, one per request, and records every request. `failNext` makes the next requests
@@ -12,6 +17,7 @@ export class FakeOpenAiServer {
   readonly requests: RecordedRequest[] = [];
   private readonly replies: FakeReply[] = [];
   private readonly failures: FakeFailure[] = [];
+  private router: FakeRouter | null = null;
   private readonly holds = new Map<number, { released: Promise<void>; arrived: () => void }>();
   private readonly sockets = new Set<Socket>();
   private readonly server: Server = createServer((req, res) => void this.handle(req, res));
@@ -34,6 +40,16 @@ export class FakeOpenAiServer {
   /** Appends replies to the script. */
   script(...replies: FakeReply[]): this {
     this.replies.push(...replies);
+    return this;
+  }
+
+  /**
+   * Answers by content instead of by order (runs in parallel reach the model in any order): `router`
+   * sees each request and returns its reply (optionally after `delayMs`, or once `after` settles), or undefined to fall back to
+   * the script. `null` removes it.
+   */
+  route(router: FakeRouter | null): this {
+    this.router = router;
     return this;
   }
 
@@ -96,7 +112,12 @@ export class FakeOpenAiServer {
         error: { message: `scripted ${failure.status}`, type: 'fake' },
       });
     }
-    const reply = this.replies.shift();
+    const routed = this.router?.(body);
+    if (routed !== undefined && 'reply' in routed) {
+      if (routed.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, routed.delayMs));
+      await routed.after;
+    }
+    const reply = routed === undefined ? this.replies.shift() : 'reply' in routed ? routed.reply : routed;
     if (reply === undefined) return this.json(res, 500, { error: { message: 'the fake script is empty' } });
 
     if (body.stream !== true) return this.json(res, 200, completionBody(reply, body.model, number));

@@ -34,6 +34,7 @@ const OWNER: Record<string, string> = {
   web_search: 'modules/web-search/web-search.errors.ts',
   skills: 'modules/skills/skills.errors.ts',
   mcp: 'modules/mcp/mcp.errors.ts',
+  subagents: 'modules/agent-runtime/subagents/subagents.errors.ts',
 };
 /** Prefixes of modules that have no codes in this codebase yet (named in the API contract). */
 const FUTURE_PREFIXES = ['knowledge'];

@@ -14,4 +14,12 @@ export interface RunConfigSnapshot {
   subagents: string[];
   mcps: string[];
   preload_skills: string[];
+  /** The callable subagents (`subagents`) as the system prompt lists them; absent in older snapshots. */
+  subagent_profiles?: SubagentProfile[];
+}
+
+export interface SubagentProfile {
+  slug: string;
+  name: string;
+  description: string;
 }

@@ -7,7 +7,7 @@ import {
   type ResourceSelection,
 } from '../../agents/index.js';
 import type { RunEntity } from '../runs/run.entity.js';
-import type { RunConfigSnapshot } from './run-config-snapshot.js';
+import type { RunConfigSnapshot, SubagentProfile } from './run-config-snapshot.js';
 import { RunAuthorization, type RunActor, type RunSubject } from './run-authorization.js';
 
 export interface PreparedRun {
@@ -37,6 +37,8 @@ export class RunContextPreparer {
     // Only skills the run may use can be preloaded.
     const skills = new Set(fields.skills);
     fields.preload_skills = fields.preload_skills.filter((slug) => skills.has(slug));
+    // Subagents never delegate further, whatever their saved selection says.
+    if (agent.isSubagent) fields.subagents = [];
     return {
       actor,
       snapshot: {
@@ -45,8 +47,23 @@ export class RunContextPreparer {
         model: run.model ?? agent.config.model,
         max_execution_steps: agent.config.max_execution_steps,
         ...fields,
+        subagent_profiles: await this.profiles(fields.subagents, actor),
       },
     };
+  }
+
+  /** Name and description of each callable subagent, in selection order (for the system prompt). */
+  private async profiles(slugs: string[], actor: RunActor): Promise<SubagentProfile[]> {
+    if (slugs.length === 0) return [];
+    const options = new Map(
+      (await this.catalog.usableOptions('subagents', actor)).map((option) => [option.value, option]),
+    );
+    return slugs.flatMap((slug) => {
+      const option = options.get(slug);
+      return option === undefined
+        ? []
+        : [{ slug, name: option.label, description: option.description ?? '' }];
+    });
   }
 
   private async resolve(

@@ -100,4 +100,9 @@ export class MessagesRepository {
     });
     return row?.content ?? null;
   }
+
+  /** A run's latest messages, newest first (a subagent's recent progress). */
+  latestOfRun(runId: string, limit: number): Promise<MessageEntity[]> {
+    return this.rows.find({ where: { runId }, order: { position: 'DESC' }, take: limit });
+  }
 }

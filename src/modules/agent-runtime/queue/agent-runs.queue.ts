@@ -13,6 +13,8 @@ export const agentRunJobSchema = z.object({
   runId: z.string().min(1),
   requestId: z.string().nullish(),
   resumeRequestId: z.string().nullish(),
+  /** A wake-up at a `subagent_await` deadline: the parked run is queued first if it is due. */
+  awaitDeadline: z.literal(true).optional(),
 });
 
 export type AgentRunJob = z.infer<typeof agentRunJobSchema>;

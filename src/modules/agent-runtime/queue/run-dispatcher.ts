@@ -59,6 +59,31 @@ export class RunDispatcher {
     }
   }
 
+  /**
+   * A delayed job that wakes a run parked in `subagent_await` at its deadline (`<run id>.w<claims>`,
+   * apart from the job its children's end enqueues). Lost, it is made up for by the reconciler.
+   */
+  async dispatchWake(run: QueuedRun, at: Date): Promise<boolean> {
+    try {
+      await enqueueOrFail(
+        this.redis,
+        this.queue,
+        EXECUTE_RUN_JOB,
+        { ...jobOf(run), awaitDeadline: true },
+        {
+          jobId: `${run.id}.w${run.attempts}`,
+          delay: Math.max(0, at.getTime() - Date.now()),
+          removeOnComplete: true,
+          removeOnFail: true,
+        },
+      );
+      return true;
+    } catch (error) {
+      this.logger.warn({ run_id: run.id, err: (error as Error).message }, 'await wake-up not enqueued');
+      return false;
+    }
+  }
+
   /** Enqueues the thread's next run if the head of the thread is a queued run. */
   async dispatchHead(threadId: string): Promise<void> {
     const head = await this.runs.queuedHead(threadId);

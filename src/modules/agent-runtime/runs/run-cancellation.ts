@@ -25,15 +25,10 @@ export class RunCancellation {
       const current = await this.runs.findById(run.id);
       throw RunsErrors.alreadyFinished(current?.status ?? run.status);
     }
-    if (status === 'cancel_requested') await this.signals.request(run.id);
-    await this.cancelChildren(run.id);
-  }
-
-  private async cancelChildren(parentRunId: string): Promise<void> {
-    for (const child of await this.runs.activeChildren(parentRunId)) {
-      const status = await this.transitions.cancel(child.id);
-      if (status === 'cancel_requested') await this.signals.request(child.id);
-      await this.cancelChildren(child.id);
+    // A run cancelled at once has had its children cancelled with it; a running one stops later.
+    if (status === 'cancel_requested') {
+      await this.signals.request(run.id);
+      await this.transitions.cancelActiveChildren(run.id);
     }
   }
 }

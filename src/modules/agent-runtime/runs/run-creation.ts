@@ -82,7 +82,8 @@ export class RunCreation {
       }
       const agentId = await this.threads.lockForRun(manager, thread);
       const active = await this.runs.activeInThread(thread.id, manager);
-      const waiting = active.find((run) => run.status === 'waiting');
+      // A run parked in subagent_await waits for its children, not for the user: it queues like a running one.
+      const waiting = active.find((run) => run.status === 'waiting' && run.awaitedRunIds === null);
       if (waiting !== undefined) throw RunsErrors.waitingForAnswer(waiting.id);
       if (request.queuePolicy === 'reject' && active.length > 0) throw RunsErrors.threadBusy(active[0].id);
       const { run, events } = await this.transitions.createIn(manager, {

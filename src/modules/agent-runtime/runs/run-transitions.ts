@@ -2,45 +2,32 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { AppConfig } from '../../../config/app-config.js';
-import { doneEvent, RunEvents, statusEvent } from '../events/run-events.js';
+import { RunEvents, statusEvent } from '../events/run-events.js';
 import type { NewRunEvent, RunEvent } from '../events/run-event.js';
 import { RunDispatcher } from '../queue/run-dispatcher.js';
 import { retryOnConflict } from '../../../database/transient-conflict.js';
 import type { RunConfigSnapshot } from '../assembly/run-config-snapshot.js';
-import { RunFailureCodes } from './runs.errors.js';
-import type { RunStatus } from './run-status.js';
+import { RunCancelSignals } from '../worker/run-cancel-signals.js';
+import { isTerminal, type RunStatus } from './run-status.js';
 import { RunEntity, type RunError, type TokenUsage } from './run.entity.js';
-import { R_IS_QUEUED_HEAD } from './thread-queue.js';
+import type { QueuedRun } from './runs.repository.js';
+import { ACTIVE_LIST, R_IS_QUEUED_HEAD } from './thread-queue.js';
+import {
+  AWAIT_IS_DUE,
+  ENDED_COLUMNS,
+  QUEUED_COLUMNS,
+  terminalEvents,
+  workerLost,
+  type AwaitParkResult,
+  type ClaimResult,
+  type EndedRow,
+  type NewRunRow,
+  type ParentNotice,
+  type ParkResult,
+  type RunOutcome,
+} from './run-transition-parts.js';
 
-export type ClaimResult =
-  | { kind: 'claimed'; run: RunEntity }
-  /** Another run holds the thread: try again shortly. */
-  | { kind: 'not_head' }
-  /** Finished, cancelled, held by a live lease, or gone: nothing to do. */
-  | { kind: 'not_claimable' };
-
-/** A new run's row, as run creation decides it; the status (`queued`) and times are the transitions'. */
-export type NewRunRow = Pick<
-  RunEntity,
-  | 'id'
-  | 'threadId'
-  | 'userId'
-  | 'agentSlug'
-  | 'agentId'
-  | 'originRequestId'
-  | 'input'
-  | 'model'
-  | 'parentRunId'
-  | 'requestId'
-  | 'payloadDigest'
->;
-
-export type ParkResult = 'parked' | 'not_running';
-
-export interface RunOutcome {
-  status: 'completed' | 'failed' | 'cancelled';
-  error?: RunError;
-}
+export type { AwaitParkResult, ClaimResult, NewRunRow, ParkResult, RunOutcome };
 
 /**
  * Every change of a run's status (the only place that writes `runs.status`, checked by
@@ -57,6 +44,7 @@ export class RunTransitions {
     private readonly events: RunEvents,
     private readonly dispatcher: RunDispatcher,
     private readonly config: AppConfig,
+    private readonly signals: RunCancelSignals,
   ) {}
 
   private get leaseSeconds(): number {
@@ -138,10 +126,11 @@ export class RunTransitions {
     leaseToken: string,
     outcome: RunOutcome,
   ): Promise<boolean> {
-    const events = await this.dataSource.transaction(async (manager) => {
-      const [, affected] = await manager.query<[unknown, number]>(
+    const result = await this.dataSource.transaction(async (manager) => {
+      const [rows] = await manager.query<[EndedRow[], number]>(
         `UPDATE runs SET status = $3, error = $4, finished_at = now(), lease_token = NULL, lease_expires_at = NULL
-          WHERE id = $1 AND lease_token = $2 AND status IN ('running', 'cancel_requested')`,
+          WHERE id = $1 AND lease_token = $2 AND status IN ('running', 'cancel_requested')
+          RETURNING ${ENDED_COLUMNS}`,
         [
           run.id,
           leaseToken,
@@ -149,11 +138,12 @@ export class RunTransitions {
           outcome.error === undefined ? null : JSON.stringify(outcome.error),
         ],
       );
-      if (affected === 0) return null;
-      return this.events.appendIn(manager, run.id, terminalEvents(outcome));
+      if (rows[0] === undefined) return null;
+      const events = await this.events.appendIn(manager, run.id, terminalEvents(outcome));
+      return { events, parent: await this.tellParentIn(manager, run.id, rows[0]) };
     });
-    if (events === null) return false;
-    await this.afterLeavingThread(run, events);
+    if (result === null) return false;
+    await this.afterEnding(run, result.events, result.parent, true);
     return true;
   }
 
@@ -187,6 +177,109 @@ export class RunTransitions {
   }
 
   /**
+   * The lease holder's graph stopped in `subagent_await`: the run becomes `waiting` for `childRunIds`
+   * (no waiting point) and gives up its lease, so its worker slot is free while the children run. The
+   * last of them to end queues it again (`tellParentIn`), or a wake-up job at `until` does. A child
+   * that ended before this park found the run still running: the row is locked now, so it is looked at
+   * again here and the run queued at once if nothing is left to wait for. A cancel requested meanwhile
+   * wins, as in `park`.
+   */
+  async parkAwaiting(
+    run: Pick<RunEntity, 'id' | 'threadId'>,
+    leaseToken: string,
+    childRunIds: string[],
+    until: Date,
+  ): Promise<AwaitParkResult> {
+    const result = await this.dataSource.transaction(async (manager) => {
+      const [parked] = await manager.query<[QueuedRun[], number]>(
+        `UPDATE runs SET status = 'waiting', awaited_run_ids = $3::uuid[], awaiting_until = $4,
+                lease_token = NULL, lease_expires_at = NULL
+          WHERE id = $1 AND lease_token = $2 AND status = 'running'
+          RETURNING ${QUEUED_COLUMNS}`,
+        [run.id, leaseToken, childRunIds, until],
+      );
+      if (parked[0] === undefined) return null;
+      const queued = await this.requeueDueAwaitIn(manager, run.id);
+      const statuses = queued === null ? ['waiting'] : ['waiting', 'queued'];
+      return {
+        parked: parked[0],
+        queued,
+        events: await this.events.appendIn(manager, run.id, statuses.map(statusEvent)),
+      };
+    });
+    if (result === null) {
+      await this.finish(run, leaseToken, { status: 'cancelled' });
+      return 'not_running';
+    }
+    await this.events.publish(run.id, result.events);
+    if (result.queued !== null) {
+      await this.dispatcher.dispatch(result.queued);
+      return 'requeued';
+    }
+    await this.dispatcher.dispatchWake(result.parked, until);
+    return 'parked';
+  }
+
+  /** A run parked in `subagent_await` whose deadline passed (or whose children all ended) is queued. */
+  async wakeDueAwait(runId: string): Promise<boolean> {
+    const result = await this.dataSource.transaction(async (manager) => {
+      const queued = await this.requeueDueAwaitIn(manager, runId);
+      return queued === null
+        ? null
+        : { queued, events: await this.events.appendIn(manager, runId, [statusEvent('queued')]) };
+    });
+    if (result === null) return false;
+    await this.events.publish(runId, result.events);
+    await this.dispatcher.dispatch(result.queued);
+    return true;
+  }
+
+  private async requeueDueAwaitIn(manager: EntityManager, runId: string): Promise<QueuedRun | null> {
+    const [rows] = await manager.query<[QueuedRun[], number]>(
+      `UPDATE runs SET status = 'queued', awaited_run_ids = NULL, awaiting_until = NULL
+        WHERE runs.id = $1 AND ${AWAIT_IS_DUE}
+        RETURNING ${QUEUED_COLUMNS}`,
+      [runId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Inside the transaction that ended a child run: its parent gets a `subagent` event with the child's
+   * final status and, if it is parked in `subagent_await` with nothing left to wait for, is queued
+   * again. The parent row is locked first, so a parent parking at the same time either sees this
+   * child ended or is seen parked here. A parent that has ended hears nothing (its `done` stays last).
+   */
+  private async tellParentIn(
+    manager: EntityManager,
+    childId: string,
+    child: EndedRow,
+  ): Promise<ParentNotice | null> {
+    const parentId = child.parent_run_id;
+    if (parentId === null) return null;
+    const [parent] = await manager.query<{ status: RunStatus }[]>(
+      `SELECT status FROM runs WHERE id = $1 FOR UPDATE`,
+      [parentId],
+    );
+    if (parent === undefined || isTerminal(parent.status)) return null;
+    const events = await this.events.appendIn(manager, parentId, [
+      {
+        type: 'subagent',
+        payload: {
+          run_id: childId,
+          thread_id: child.thread_id,
+          subagent_slug: child.agent_slug,
+          status: child.status,
+        },
+      },
+    ]);
+    const queued = await this.requeueDueAwaitIn(manager, parentId);
+    if (queued !== null)
+      events.push(...(await this.events.appendIn(manager, parentId, [statusEvent('queued')])));
+    return { runId: parentId, events, queued };
+  }
+
+  /**
    * An answered waiting run is `queued` again, inside the answer's transaction (which locked the run
    * row and found it `waiting`). Publish the events and enqueue the run after the commit.
    */
@@ -205,25 +298,28 @@ export class RunTransitions {
 
   /** On shutdown: hand the run back (`queued`) so another worker continues it from its checkpoint. */
   async release(run: Pick<RunEntity, 'id' | 'threadId'>, leaseToken: string): Promise<boolean> {
-    const events = await this.dataSource.transaction(async (manager) => {
-      const [rows] = await manager.query<[{ status: RunStatus }[], number]>(
+    const result = await this.dataSource.transaction(async (manager) => {
+      const [rows] = await manager.query<[EndedRow[], number]>(
         `UPDATE runs SET status = CASE WHEN status = 'cancel_requested' THEN 'cancelled' ELSE 'queued' END,
                 finished_at = CASE WHEN status = 'cancel_requested' THEN now() END,
                 lease_token = NULL, lease_expires_at = NULL
           WHERE id = $1 AND lease_token = $2 AND status IN ('running', 'cancel_requested')
-          RETURNING status`,
+          RETURNING ${ENDED_COLUMNS}`,
         [run.id, leaseToken],
       );
-      const status = rows[0]?.status;
-      if (status === undefined) return null;
-      return this.events.appendIn(
-        manager,
-        run.id,
-        status === 'cancelled' ? terminalEvents({ status }) : [statusEvent(status)],
-      );
+      const row = rows[0];
+      if (row === undefined) return null;
+      if (row.status !== 'cancelled')
+        return {
+          events: await this.events.appendIn(manager, run.id, [statusEvent(row.status)]),
+          parent: null,
+          ended: false,
+        };
+      const events = await this.events.appendIn(manager, run.id, terminalEvents({ status: 'cancelled' }));
+      return { events, parent: await this.tellParentIn(manager, run.id, row), ended: true };
     });
-    if (events === null) return false;
-    await this.afterLeavingThread(run, events);
+    if (result === null) return false;
+    await this.afterEnding(run, result.events, result.parent, result.ended === true);
     return true;
   }
 
@@ -233,9 +329,7 @@ export class RunTransitions {
    */
   async recoverExpired(runId: string): Promise<RunStatus | null> {
     const result = await this.dataSource.transaction(async (manager) => {
-      const [rows] = await manager.query<
-        [{ status: RunStatus; thread_id: string; error: RunError | null }[], number]
-      >(
+      const [rows] = await manager.query<[(EndedRow & { error: RunError | null })[], number]>(
         `UPDATE runs SET
             status = CASE WHEN status = 'cancel_requested' THEN 'cancelled'
                           WHEN attempts >= $2 THEN 'failed' ELSE 'queued' END,
@@ -243,19 +337,29 @@ export class RunTransitions {
             finished_at = CASE WHEN status = 'cancel_requested' OR attempts >= $2 THEN now() END,
             lease_token = NULL, lease_expires_at = NULL
           WHERE id = $1 AND status IN ('running', 'cancel_requested') AND lease_expires_at < now()
-          RETURNING status, thread_id, error`,
+          RETURNING ${ENDED_COLUMNS}, error`,
         [runId, this.config.runtime.maxAttempts, JSON.stringify(workerLost(this.config.runtime.maxAttempts))],
       );
       const row = rows[0];
       if (row === undefined) return null;
-      const events =
-        row.status === 'queued'
-          ? [statusEvent('queued')]
-          : terminalEvents({ status: row.status as RunOutcome['status'], error: row.error ?? undefined });
-      return { row, events: await this.events.appendIn(manager, runId, events) };
+      if (row.status === 'queued')
+        return {
+          row,
+          events: await this.events.appendIn(manager, runId, [statusEvent('queued')]),
+          parent: null,
+        };
+      const outcome = { status: row.status as RunOutcome['status'], error: row.error ?? undefined };
+      const events = await this.events.appendIn(manager, runId, terminalEvents(outcome));
+      return { row, events, parent: await this.tellParentIn(manager, runId, row) };
     });
     if (result === null) return null;
-    await this.afterLeavingThread({ id: runId, threadId: result.row.thread_id }, result.events);
+    const ended = result.row.status !== 'queued';
+    await this.afterEnding(
+      { id: runId, threadId: result.row.thread_id },
+      result.events,
+      result.parent,
+      ended,
+    );
     return result.row.status;
   }
 
@@ -272,19 +376,42 @@ export class RunTransitions {
       return current === 'cancel_requested' ? 'cancel_requested' : null;
     }
     if (result.row.status === 'cancelled')
-      await this.afterLeavingThread({ id: runId, threadId: result.row.thread_id }, result.events);
+      await this.afterEnding(
+        { id: runId, threadId: result.row.thread_id },
+        result.events,
+        result.parent,
+        true,
+      );
     else await this.events.publish(runId, result.events);
     return result.row.status;
   }
 
+  /**
+   * The active children of a run that ended or is being cancelled are cancelled, and theirs: a queued
+   * or waiting child at once, a running one asked to stop (signalled to its worker).
+   */
+  async cancelActiveChildren(parentRunId: string): Promise<void> {
+    const children = await this.dataSource.query<{ id: string }[]>(
+      `SELECT id FROM runs WHERE parent_run_id = $1 AND status IN ${ACTIVE_LIST}`,
+      [parentRunId],
+    );
+    for (const child of children) {
+      // A child that ends here cancels its own children (`afterEnding`).
+      if ((await this.cancel(child.id)) !== 'cancel_requested') continue;
+      await this.signals.request(child.id);
+      await this.cancelActiveChildren(child.id);
+    }
+  }
+
   private cancelIn(runId: string) {
     return this.dataSource.transaction(async (manager) => {
-      const [rows] = await manager.query<[{ status: RunStatus; thread_id: string }[], number]>(
+      const [rows] = await manager.query<[EndedRow[], number]>(
         `UPDATE runs SET
             status = CASE WHEN status IN ('queued', 'waiting') THEN 'cancelled' ELSE 'cancel_requested' END,
-            finished_at = CASE WHEN status IN ('queued', 'waiting') THEN now() END
+            finished_at = CASE WHEN status IN ('queued', 'waiting') THEN now() END,
+            awaited_run_ids = NULL, awaiting_until = NULL
           WHERE id = $1 AND status IN ('queued', 'waiting', 'running')
-          RETURNING status, thread_id`,
+          RETURNING ${ENDED_COLUMNS}`,
         [runId],
       );
       const row = rows[0];
@@ -294,9 +421,14 @@ export class RunTransitions {
         `UPDATE waiting_points SET status = 'cancelled', cancelled_at = now() WHERE run_id = $1 AND status = 'open'`,
         [runId],
       );
-      const events =
-        row.status === 'cancelled' ? terminalEvents({ status: 'cancelled' }) : [statusEvent(row.status)];
-      return { row, events: await this.events.appendIn(manager, runId, events) };
+      if (row.status !== 'cancelled')
+        return {
+          row,
+          events: await this.events.appendIn(manager, runId, [statusEvent(row.status)]),
+          parent: null,
+        };
+      const events = await this.events.appendIn(manager, runId, terminalEvents({ status: 'cancelled' }));
+      return { row, events, parent: await this.tellParentIn(manager, runId, row) };
     });
   }
 
@@ -308,26 +440,22 @@ export class RunTransitions {
     return row?.status;
   }
 
-  private async afterLeavingThread(
+  /**
+   * After the commit of a run leaving its thread: its events are published and the thread's next run
+   * enqueued; when it ended, its parent hears of it (and may go on) and its active children are cancelled.
+   */
+  private async afterEnding(
     run: Pick<RunEntity, 'id' | 'threadId'>,
     events: RunEvent[],
+    parent: ParentNotice | null,
+    ended: boolean,
   ): Promise<void> {
     await this.events.publish(run.id, events);
+    if (parent !== null) {
+      await this.events.publish(parent.runId, parent.events);
+      if (parent.queued !== null) await this.dispatcher.dispatch(parent.queued);
+    }
     await this.dispatcher.dispatchHead(run.threadId);
+    if (ended) await this.cancelActiveChildren(run.id);
   }
-}
-
-function terminalEvents(outcome: RunOutcome): NewRunEvent[] {
-  const events: NewRunEvent[] = [];
-  if (outcome.error !== undefined)
-    events.push({ type: 'error', payload: { code: outcome.error.code, message: outcome.error.message } });
-  events.push(statusEvent(outcome.status), doneEvent(outcome.status));
-  return events;
-}
-
-function workerLost(maxAttempts: number): RunError {
-  return {
-    code: RunFailureCodes.workerLost,
-    message: `The worker executing the run stopped responding (${maxAttempts} attempts).`,
-  };
 }

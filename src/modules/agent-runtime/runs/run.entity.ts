@@ -56,6 +56,14 @@ export class RunEntity {
   @Column({ type: 'uuid', nullable: true })
   parentRunId: string | null;
 
+  /** While parked in `subagent_await` (`waiting`, no waiting point): the child runs it waits for. */
+  @Column({ type: 'uuid', array: true, nullable: true })
+  awaitedRunIds: string[] | null;
+
+  /** While parked in `subagent_await`: when it is queued again even if a child is still active. */
+  @Column({ type: 'timestamptz', nullable: true })
+  awaitingUntil: Date | null;
+
   @Column({ type: 'varchar', length: 64, nullable: true })
   requestId: string | null;
 

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository, type EntityManager } from 'typeorm';
 import { ACTIVE_STATUSES } from './run-status.js';
 import { RunEntity } from './run.entity.js';
-import { O_AHEAD_OF_R, R_IS_QUEUED_HEAD, THREAD_QUEUE_ORDER } from './thread-queue.js';
+import { ACTIVE_LIST, O_AHEAD_OF_R, R_IS_QUEUED_HEAD, THREAD_QUEUE_ORDER } from './thread-queue.js';
 
 /** A queued run, how many times it was claimed (which names its next job), and the requests behind it. */
 export interface QueuedRun {
@@ -87,7 +87,26 @@ export class RunsRepository {
     return this.rows.countBy({ threadId });
   }
 
-  activeChildren(parentRunId: string): Promise<RunEntity[]> {
-    return this.rows.findBy({ parentRunId, status: In([...ACTIVE_STATUSES]) });
+  /** Runs parked in `subagent_await` past their deadline (their wake-up job may have been lost). */
+  async overdueAwaits(limit: number): Promise<string[]> {
+    const rows = await this.dataSource.query<{ id: string }[]>(
+      `SELECT id FROM runs WHERE status = 'waiting' AND awaiting_until < now() ORDER BY awaiting_until LIMIT $1`,
+      [limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Whether any of these runs is still active (what a parent parked in `subagent_await` waits for). */
+  async anyActive(ids: string[]): Promise<boolean> {
+    const [row] = await this.dataSource.query<{ active: boolean }[]>(
+      `SELECT EXISTS (SELECT 1 FROM runs WHERE id = ANY($1::uuid[]) AND status IN ${ACTIVE_LIST}) AS active`,
+      [ids],
+    );
+    return row.active;
+  }
+
+  /** A child run as its parent may see it: only a run `parentRunId` created (null otherwise). */
+  findChild(parentRunId: string, id: string): Promise<RunEntity | null> {
+    return this.rows.findOneBy({ id, parentRunId });
   }
 }

@@ -9,6 +9,7 @@ import { ActiveRuns } from './active-runs.js';
 import { RunCancelSignals } from './run-cancel-signals.js';
 import { RunExecutor } from './run-executor.js';
 import { RunLogContext } from './run-log-context.js';
+import { RunTransitions } from '../runs/run-transitions.js';
 
 /** Time kept back from the shutdown grace period to hand unfinished runs back. */
 const RELEASE_MARGIN_MS = 1_000;
@@ -34,6 +35,7 @@ export class AgentRunsProcessor
     private readonly config: AppConfig,
     private readonly logContext: RunLogContext,
     private readonly gate: ConsumersGate,
+    private readonly transitions: RunTransitions,
   ) {
     super();
   }
@@ -64,6 +66,7 @@ export class AgentRunsProcessor
     }
     const data = parsed.data;
     return this.logContext.run(data, async () => {
+      if (data.awaitDeadline === true) await this.transitions.wakeDueAwait(data.runId);
       const result = await this.executor.execute(data.runId, signal, (run) =>
         this.logContext.adopt(data, run),
       );

@@ -4,12 +4,17 @@ import type { AgentGraph, RunStateValues } from '../graph/agent-graph.js';
 import type { MessagesRepository } from '../messages/messages.repository.js';
 import type { WaitingPoints } from '../questions/waiting-points.js';
 import type { RunEntity } from '../runs/run.entity.js';
+import type { RunsRepository } from '../runs/runs.repository.js';
 import { RunFailureCodes } from '../runs/runs.errors.js';
 import { DomainError } from '../../../common/errors/domain-error.js';
 import type { QuestionInterrupt } from './session/question-interrupt.js';
+import { isAwaitInterrupt, type AwaitInterrupt } from './session/subagent-await.js';
 
-/** How the graph stopped: at its end, or at a question for the user. */
-export type GraphEnd = { kind: 'completed' } | { kind: 'waiting'; question: QuestionInterrupt };
+/** How the graph stopped: at its end, at a question for the user, or waiting for its subagent runs. */
+export type GraphEnd =
+  | { kind: 'completed' }
+  | { kind: 'waiting'; question: QuestionInterrupt }
+  | { kind: 'awaiting'; wait: AwaitInterrupt };
 
 export interface GraphRunConfig {
   configurable: { thread_id: string };
@@ -20,24 +25,32 @@ export interface GraphRunConfig {
 
 type GraphState = Awaited<ReturnType<AgentGraph['getState']>>;
 
-const pendingQuestion = (state: GraphState): QuestionInterrupt | null => {
+const pendingInterrupt = (state: GraphState): QuestionInterrupt | AwaitInterrupt | null => {
   for (const task of state.tasks) {
-    const value = task.interrupts?.[0]?.value as QuestionInterrupt | undefined;
+    const value = task.interrupts?.[0]?.value as QuestionInterrupt | AwaitInterrupt | undefined;
     if (value !== undefined) return value;
   }
   return null;
 };
 
+function endOf(pending: QuestionInterrupt | AwaitInterrupt | null): GraphEnd {
+  if (pending === null) return { kind: 'completed' };
+  return isAwaitInterrupt(pending)
+    ? { kind: 'awaiting', wait: pending }
+    : { kind: 'waiting', question: pending };
+}
+
 /**
  * Runs the thread's graph for this run. The checkpoint names the run that wrote it: a run found there
- * with work pending continues from it (with the answers, if it stopped at a question); a run that had
+ * with work pending continues from it (with the answers, if it stopped at a question; woken, if it
+ * waited for its subagent runs); a run that had
  * finished its graph is done; any other run starts with its user message.
  */
 export async function invokeRunGraph(
   graph: AgentGraph,
   run: RunEntity,
   config: GraphRunConfig,
-  deps: { messages: MessagesRepository; waitingPoints: WaitingPoints },
+  deps: { messages: MessagesRepository; waitingPoints: WaitingPoints; runs: RunsRepository },
 ): Promise<GraphEnd> {
   const state = await graph.getState(config);
   const values = state.values as Partial<RunStateValues>;
@@ -48,10 +61,17 @@ export async function invokeRunGraph(
       run.id,
       (values.messages ?? []).map((message) => message.id).filter((id): id is string => id !== undefined),
     );
-    const question = pendingQuestion(state);
-    if (question === null) {
+    const pending = pendingInterrupt(state);
+    if (pending === null) {
       await graph.invoke(null, config);
+    } else if (isAwaitInterrupt(pending)) {
+      // Re-queued by a lost worker while children still run, before the deadline: it parks again.
+      if (Date.parse(pending.until) > Date.now() && (await deps.runs.anyActive(pending.run_ids)))
+        return { kind: 'awaiting', wait: pending };
+      // Its children ended or its deadline passed: the awaits are checked again as the node re-runs.
+      await graph.invoke(new Command({ resume: { woken: true } }), config);
     } else {
+      const question = pending;
       const answers = await deps.waitingPoints.answersFor(run.id, question.tool_call_id);
       if (answers === null)
         throw new DomainError(
@@ -68,6 +88,5 @@ export async function invokeRunGraph(
       config,
     );
   }
-  const question = pendingQuestion(await graph.getState(config));
-  return question === null ? { kind: 'completed' } : { kind: 'waiting', question };
+  return endOf(pendingInterrupt(await graph.getState(config)));
 }

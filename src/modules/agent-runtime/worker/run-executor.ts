@@ -6,7 +6,7 @@ import { DomainError } from '../../../common/errors/domain-error.js';
 import { asDependencyOutage } from '../../../common/errors/to-domain-error.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { workdirVirtualPath } from '../../workspace/index.js';
-import { projectOf } from '../../threads/index.js';
+import { projectOf, ThreadsService } from '../../threads/index.js';
 import { RunAuthorizationRevokedError, ToolEvents, ToolExecutor } from '../../tools/index.js';
 import { ChatModelFactory } from '../model/chat-model.factory.js';
 import { RunAuthorization } from '../assembly/run-authorization.js';
@@ -18,6 +18,7 @@ import { buildAgentGraph } from '../graph/agent-graph.js';
 import { Checkpointer } from '../graph/checkpointer.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
 import type { RunEntity } from '../runs/run.entity.js';
+import { RunsRepository } from '../runs/runs.repository.js';
 import { LeaseLostError, RunFailureCodes } from '../runs/runs.errors.js';
 import { RunTransitions, type ClaimResult, type RunOutcome } from '../runs/run-transitions.js';
 import { ActiveRuns, type StopReason } from './active-runs.js';
@@ -25,11 +26,13 @@ import { LeaseKeeper } from './lease-keeper.js';
 import { invokeRunGraph, type GraphEnd } from './invoke-run-graph.js';
 import { RunSession, type QuestionInterrupt } from './run-session.js';
 import { WaitingPoints } from '../questions/waiting-points.js';
+import type { AwaitInterrupt } from './session/subagent-await.js';
 
 /** How an execution ended for this worker: an outcome to record, or nothing (lease lost, handed back). */
 type Ending =
   | { kind: 'outcome'; outcome: RunOutcome }
   | { kind: 'waiting'; question: QuestionInterrupt }
+  | { kind: 'awaiting'; wait: AwaitInterrupt }
   | { kind: 'stopped'; reason: StopReason };
 
 /**
@@ -56,6 +59,8 @@ export class RunExecutor implements OnModuleInit {
     private readonly active: ActiveRuns,
     private readonly waitingPoints: WaitingPoints,
     private readonly config: AppConfig,
+    private readonly threads: ThreadsService,
+    private readonly runs: RunsRepository,
   ) {}
 
   onModuleInit(): void {
@@ -110,7 +115,7 @@ export class RunExecutor implements OnModuleInit {
   private async run(run: RunEntity, leaseToken: string, signal: AbortSignal): Promise<Ending> {
     try {
       const end = await this.runGraph(run, leaseToken, signal);
-      return end.kind === 'waiting' ? end : { kind: 'outcome', outcome: { status: 'completed' } };
+      return end.kind === 'completed' ? { kind: 'outcome', outcome: { status: 'completed' } } : end;
     } catch (error) {
       if (signal.aborted) return { kind: 'stopped', reason: signal.reason as StopReason };
       return this.endingOf(run, error);
@@ -153,7 +158,10 @@ export class RunExecutor implements OnModuleInit {
           runId: run.id,
           threadId: run.threadId,
           leaseToken,
-          workdir: workdirVirtualPath(projectOf(run.threadId)),
+          // A subagent's child thread works in its parent conversation's project.
+          workdir: workdirVirtualPath(
+            (await this.threads.projectOfThread(run.threadId)) ?? projectOf(run.threadId),
+          ),
           executableTools: new Set(executable.map((tool) => tool.name)),
           runTools,
           isSubagent: snapshot.agent.is_subagent,
@@ -169,7 +177,11 @@ export class RunExecutor implements OnModuleInit {
       signal,
       durability: 'sync' as const,
     };
-    return invokeRunGraph(graph, run, config, { messages: this.messages, waitingPoints: this.waitingPoints });
+    return invokeRunGraph(graph, run, config, {
+      messages: this.messages,
+      waitingPoints: this.waitingPoints,
+      runs: this.runs,
+    });
   }
 
   /** The frozen snapshot of a resumed run (authorization re-checked), or a new one saved on the run. */
@@ -211,6 +223,12 @@ export class RunExecutor implements OnModuleInit {
         if ((await this.waitingPoints.park(run, leaseToken, toolCallId, questions)) === 'not_running')
           this.logger.log({ status: 'cancelled' }, 'run finished');
         else this.logger.log({ tool_call_id: toolCallId }, 'run waiting');
+        return;
+      }
+      if (ending.kind === 'awaiting') {
+        const { run_ids: childIds, until } = ending.wait;
+        const parked = await this.transitions.parkAwaiting(run, leaseToken, childIds, new Date(until));
+        this.logger.log({ awaiting: childIds, until, result: parked }, 'run awaiting subagents');
         return;
       }
       if (ending.kind === 'outcome') {

@@ -54,6 +54,8 @@ export class RunReconciler implements OnApplicationBootstrap, OnApplicationShutd
         );
       }
     }
+    // Parents parked in subagent_await past their deadline whose wake-up job was lost.
+    for (const runId of await this.runs.overdueAwaits(BATCH)) await this.transitions.wakeDueAwait(runId);
     let dispatched = 0;
     for (const run of await this.runs.queuedHeads(this.config.runtime.reconcileSeconds, BATCH))
       if (await this.dispatcher.dispatch(run)) dispatched++;

@@ -27,8 +27,8 @@ import { outputToContent } from './tool-result-content.js';
 /**
  * The execution boundary: every tool call, local or remote, passes the same pipeline.
  *
- *   metrics → audit → error-to-result → guards (run still authorized, executable in run, visible this
- *   turn, subagent, arguments, resources) → timeout → handler
+ *   metrics → audit → error-to-result → guards (run still authorized, not forbidden for a subagent,
+ *   executable in run, visible this turn, arguments, resources) → timeout → handler
  *
  * Metrics and audit wrap every other stage and record in `finally`, so each call, refused or ending the
  * run, is counted and audited exactly once. The result is always bound to the call's tool_call_id. Only
@@ -51,9 +51,10 @@ export class ToolExecutor {
       new ErrorResultInterceptor(),
       new GuardsInterceptor([
         new RunAuthorizationGuard(),
+        // Before "executable": a subagent's forbidden tools are not bound for it, and the refusal says why.
+        new SubagentGuard(),
         new ExecutableInRunGuard(),
         new VisibleThisTurnGuard(),
-        new SubagentGuard(),
         new ArgumentsGuard(),
         new ResourceGuard(authorizers),
       ]),

@@ -14,3 +14,14 @@ export const SUBAGENT_FORBIDDEN_TOOL_NAMES: ReadonlySet<string> = new Set([
   'subagent_await',
   'subagent_cancel',
 ]);
+
+/**
+ * The subagent tools: mounted by the runtime for an agent that may call subagents (never selected
+ * through the `tools` field, so not offered as selectable builtin tools).
+ */
+export const SUBAGENT_TOOL_NAMES: ReadonlySet<string> = new Set([
+  'subagent_start',
+  'subagent_status',
+  'subagent_await',
+  'subagent_cancel',
+]);

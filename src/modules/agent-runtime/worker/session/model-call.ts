@@ -4,6 +4,7 @@ import { DeltaBatcher } from '../../events/delta-batcher.js';
 import type { NewRunEvent } from '../../events/run-event.js';
 import { repairDanglingToolCalls } from '../../graph/repair-history.js';
 import type { MessageToolCall } from '../../messages/message.entity.js';
+import { systemPromptOf } from '../../subagents/subagent-prompt.js';
 import type { SessionScope } from './session-scope.js';
 
 function textOf(content: AIMessageChunk['content']): string {
@@ -33,8 +34,8 @@ export async function callModel(scope: SessionScope, history: BaseMessage[]): Pr
           })),
         );
   const shown = repairDanglingToolCalls(history);
-  const prompt =
-    snapshot.system_prompt === '' ? shown : [new SystemMessage(snapshot.system_prompt), ...shown];
+  const system = systemPromptOf(snapshot);
+  const prompt = system === '' ? shown : [new SystemMessage(system), ...shown];
 
   const messageId = randomUUID();
   const deltas = new DeltaBatcher(scope.deps.eventFlushMs, (delta) =>

@@ -3,7 +3,9 @@ import { Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { ToolCallResult } from '../../../tools/index.js';
 import { ASK_USER_QUESTION } from '../../questions/ask-user-question.tool.js';
+import { SUBAGENT_AWAIT } from '../../subagents/subagent-tool-schemas.js';
 import { askTurnQuestions } from './question-interrupt.js';
+import { awaitTurnSubagents } from './subagent-await.js';
 import type { ModelToolCall, SessionScope } from './session-scope.js';
 
 /**
@@ -29,6 +31,8 @@ export async function runTools(scope: SessionScope, request: AIMessage): Promise
   const execute = (call: ModelToolCall) => executeCall(scope, call);
   const results: ToolMessage[] = [];
   let answered: Map<string, ToolCallResult> | null = null;
+  let awaited: Map<string, ToolCallResult> | null = null;
+  const isStored = (position: number) => stored.has(ids[position]);
   for (const [index, call] of calls.entries()) {
     scope.safePoint();
     const id = ids[index];
@@ -42,8 +46,12 @@ export async function runTools(scope: SessionScope, request: AIMessage): Promise
     }
     let result: ToolCallResult;
     if (call.name === ASK_USER_QUESTION) {
-      answered ??= await askTurnQuestions(calls, (position) => stored.has(ids[position]), execute);
+      answered ??= await askTurnQuestions(calls, isStored, execute);
       result = answered.get(call.id!)!;
+    } else if (call.name === SUBAGENT_AWAIT) {
+      const asks = calls.some((other) => other.name === ASK_USER_QUESTION);
+      awaited ??= await awaitTurnSubagents(calls, isStored, execute, !asks);
+      result = awaited.get(call.id!)!;
     } else {
       result = await execute(call);
     }
