@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { runAgentRunsBench } from './agent-runs.bench.js';
 import { runThroughputBench } from './auth-throughput.bench.js';
 import { runColdStartBench } from './cold-start.bench.js';
+import { runMcpBench } from './mcp.bench.js';
 import { runToolPipelineBench } from './tool-pipeline.bench.js';
 import { createBenchContext } from './support/bench-context.js';
 import { BENCH_REDIS_PREFIX, BENCH_REDIS_URL } from './support/bench-env.js';
@@ -29,12 +30,14 @@ async function main(): Promise<void> {
   const context = await createBenchContext();
   context.progress(`Redis prefix ${BENCH_REDIS_PREFIX}, working dir ${context.workDir}`);
   const toolPipeline = await runToolPipelineBench(context);
+  const mcp = await runMcpBench(context);
   const coldStart = await runColdStartBench(context);
   const throughput = await runThroughputBench(context);
   const agentRuns = await runAgentRunsBench(context);
   const report = {
     machine,
     toolPipeline,
+    mcp,
     coldStart,
     throughput,
     agentRuns,

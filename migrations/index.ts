@@ -11,6 +11,7 @@ import { ApiKeyTombstones1796020000001 } from './1796020000001-ApiKeyTombstones.
 import { ThreadAgentId1796021000000 } from './1796021000000-ThreadAgentId.js';
 import { WorkspaceUsage1796023000000 } from './1796023000000-WorkspaceUsage.js';
 import { RunRequestIds1796024000000 } from './1796024000000-RunRequestIds.js';
+import { McpServers1796030000000 } from './1796030000000-McpServers.js';
 import { WebSearchSettings1796031000000 } from './1796031000000-WebSearchSettings.js';
 import { Skills1796032000000 } from './1796032000000-Skills.js';
 
@@ -32,6 +33,7 @@ export const MIGRATIONS = [
   ThreadAgentId1796021000000,
   WorkspaceUsage1796023000000,
   RunRequestIds1796024000000,
+  McpServers1796030000000,
   WebSearchSettings1796031000000,
   Skills1796032000000,
 ] as const;

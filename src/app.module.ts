@@ -7,6 +7,7 @@ import { ArtifactsModule } from './modules/artifacts/index.js';
 import { AuthModule } from './modules/auth/index.js';
 import { HealthModule } from './modules/health/index.js';
 import { ImprovementMarksModule } from './modules/improvement-marks/index.js';
+import { McpModule } from './modules/mcp/index.js';
 import { OcrModule } from './modules/ocr/index.js';
 import { SkillsModule } from './modules/skills/index.js';
 import { WebSearchModule } from './modules/web-search/index.js';
@@ -40,6 +41,7 @@ export class AppModule {
         AgentRuntimeModule,
         ImprovementMarksModule,
         SkillsModule,
+        McpModule,
         ...(runsWorkers ? WORKER_MODULES : []),
       ],
       providers: [ShutdownLog, ...(runsWorkers ? [BoundedWorkerDrain] : [])],

@@ -4,6 +4,7 @@ import { ARTIFACTS_ENTITIES } from './modules/artifacts/index.js';
 import { AUTH_ENTITIES } from './modules/auth/index.js';
 import { IMPROVEMENT_MARKS_ENTITIES } from './modules/improvement-marks/index.js';
 import { SKILLS_ENTITIES } from './modules/skills/index.js';
+import { MCP_ENTITIES } from './modules/mcp/index.js';
 import { THREADS_ENTITIES } from './modules/threads/index.js';
 import { TOOLS_ENTITIES } from './modules/tools/index.js';
 import { USERS_ENTITIES } from './modules/users/index.js';
@@ -26,4 +27,5 @@ export const ENTITIES = [
   ...WORKSPACE_ENTITIES,
   ...WEB_SEARCH_ENTITIES,
   ...SKILLS_ENTITIES,
+  ...MCP_ENTITIES,
 ];

@@ -5,6 +5,7 @@ import { AgentRunWorkerModule } from './modules/agent-runtime/index.js';
 import { ArtifactsModule } from './modules/artifacts/index.js';
 import { ImprovementMarksToolModule } from './modules/improvement-marks/index.js';
 import { MaintenanceModule } from './modules/maintenance/index.js';
+import { McpRuntimeModule } from './modules/mcp/index.js';
 import { OcrModule } from './modules/ocr/index.js';
 import { SkillsCoreModule } from './modules/skills/index.js';
 import { WebSearchModule } from './modules/web-search/index.js';
@@ -26,6 +27,7 @@ export const WORKER_MODULES = [
   WebSearchModule,
   ImprovementMarksToolModule,
   SkillsCoreModule,
+  McpRuntimeModule,
 ];
 
 /** The worker process: queue consumers without the HTTP layer. */

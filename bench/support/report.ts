@@ -1,6 +1,7 @@
 import type { AgentRunFigures } from '../agent-runs.bench.js';
 import type { ThroughputFigures } from '../auth-throughput.bench.js';
 import type { ColdStartFigures } from '../cold-start.bench.js';
+import type { McpFigures } from '../mcp.bench.js';
 import type { PipelineFigures } from '../tool-pipeline.bench.js';
 import { LOAD_CONNECTIONS, LOAD_SECONDS, WARMUP_SECONDS } from './load.js';
 import { round } from './stats.js';
@@ -16,6 +17,7 @@ export interface Machine {
 export interface BenchReport {
   machine: Machine;
   toolPipeline: PipelineFigures;
+  mcp: McpFigures;
   coldStart: ColdStartFigures;
   throughput: ThroughputFigures;
   agentRuns: AgentRunFigures;
@@ -88,6 +90,8 @@ export function formatReport(report: BenchReport): string {
     ),
     `ratio at p50: ${round(report.toolPipeline.ratioP50, 1)}x`,
     '',
+    ...mcpLines(report.mcp),
+    '',
     'Cold start of `node dist/src/main.js` until GET /api/health = 200 (ms)',
     table(['case', 'runs', 'min', 'median', 'max', 'SIGTERM→exit median'], startRows),
     '',
@@ -139,5 +143,23 @@ export function agentRunLines(a: AgentRunFigures): string[] {
     `SSE fan-out: ${a.fanout.subscribers} subscribers on ${a.fanout.runs} concurrent runs: ` +
       `${a.fanout.eventsLost} of ${a.fanout.eventsExpected} events lost, live delivery p50 ${f(a.fanout.deliveryP50Ms)} ms, p99 ${f(a.fanout.deliveryP99Ms)} ms`,
     '',
+  ];
+}
+
+export function mcpLines(m: McpFigures): string[] {
+  return [
+    `MCP, local streamable-HTTP server, ${m.calls} sequential tool calls (ms per call)`,
+    table(
+      ['path', 'p50'],
+      [
+        ['direct SDK client call', m.directP50Ms.toFixed(3)],
+        ['through the ToolExecutor (pooled session)', m.pipelineP50Ms.toFixed(3)],
+      ],
+    ),
+    `ratio at p50: ${round(m.ratioP50, 2)} (target <= 1.15)`,
+    `cold discovery of ${m.coldDiscovery.servers} servers answering after ${m.coldDiscovery.listDelayMs} ms: ` +
+      `median ${ms(m.coldDiscovery.medianMs)} ms (${round(m.coldDiscovery.ratioToDelay, 2)} x the delay, target <= 1.2), ` +
+      `runs ${m.coldDiscovery.runsMs.map(ms).join(', ')}`,
+    `warm discovery (cached lists) of the same 5 servers: p50 ${round(m.warmDiscovery.p50Ms, 2)} ms, p99 ${round(m.warmDiscovery.p99Ms, 2)} ms`,
   ];
 }

@@ -16,6 +16,7 @@ export {
 export { SafeHttpClient } from './safe-http-client.js';
 export { SafeHttpModule } from './safe-http.module.js';
 export { createSafeLookup, type ResolveAll } from './safe-lookup.js';
+export { SAFE_HTTP_TEST_TRANSPORT, type TestTransport } from './test-transport.js';
 export {
   createSafeFetch,
   safeFetch,

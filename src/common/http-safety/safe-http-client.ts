@@ -1,10 +1,11 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
 import type { Dispatcher } from 'undici';
 import { AppConfig } from '../../config/app-config.js';
 import { Allowlist } from './allowlist.js';
 import { checkUrlLiteral } from './check-url.js';
 import { createSafeDispatcher } from './safe-dispatcher.js';
 import { fetchSafely, type SafeFetchResult, type SafeRequestInit } from './safe-fetch.js';
+import { SAFE_HTTP_TEST_TRANSPORT, type TestTransport } from './test-transport.js';
 import { createSafeFetch, type FetchLike } from './whatwg-safe-fetch.js';
 
 /** The one way the product calls user-supplied URLs (MCP servers, web pages, remote skill sources). */
@@ -16,9 +17,13 @@ export class SafeHttpClient implements OnModuleDestroy {
   /** WHATWG-compatible fetch for libraries that take one (MCP SDK transports). */
   readonly safeFetch: FetchLike;
 
-  constructor(config: AppConfig) {
+  constructor(
+    config: AppConfig,
+    /** Tests only (never provided in production): see `TestTransport`. */
+    @Optional() @Inject(SAFE_HTTP_TEST_TRANSPORT) testTransport?: TestTransport,
+  ) {
     this.allowlist = Allowlist.from(config.outbound.allowPrivateNetworkTargets);
-    this.dispatcher = createSafeDispatcher(this.allowlist);
+    this.dispatcher = createSafeDispatcher(this.allowlist, { testTransport });
     this.safeFetch = createSafeFetch({ allowlist: this.allowlist, dispatcher: this.dispatcher });
   }
 

@@ -17,3 +17,12 @@ export { RunTransitions } from './runs/run-transitions.js';
 export { AgentCallsErrorCode } from './agent-calls/agent-calls.errors.js';
 export { ModelsErrorCode } from './model/model.errors.js';
 export { RunsErrorCode } from './runs/runs.errors.js';
+export { RunAssemblyPortsModule } from './run-assembly-ports.module.js';
+export { RunToolSources } from './assembly/run-tool-sources.js';
+export type {
+  OfferedTool,
+  RunToolSource,
+  ToolSourceContext,
+  ToolSourceOutput,
+  UnavailableComponent,
+} from './assembly/run-tool-sources.js';

@@ -1,7 +1,6 @@
 import { DomainError } from '../../common/errors/domain-error.js';
 import type { ArchiveLimits } from './archive/archive-limits.js';
-import { inflateEntry } from './archive/bounded-unzip.js';
-import { readZipDirectory } from './archive/zip-directory.js';
+import { inflateEntry, readZipDirectory } from './archive/bounded-unzip.js';
 import { OcrErrors } from './ocr.errors.js';
 
 export const IMAGE_TYPES = ['png', 'jpeg', 'webp', 'bmp'] as const;

@@ -10,6 +10,7 @@ export { WorkspaceErrorCode, WorkspaceErrors } from './workspace.errors.js';
 export { WorkspacePathResolver } from './paths/workspace-path-resolver.js';
 export type { ResolvedWorkspacePath } from './paths/workspace-path-resolver.js';
 export { WorkspaceQuota } from './quota/workspace-quota.js';
+export { LargeToolResults } from './large-tool-results.js';
 export { isInternalWorkspacePath, workdirVirtualPath } from './paths/virtual-paths.js';
 export { uploadTempDir } from './paths/upload-temp-dir.js';
 export { SharedSkillReadPolicies } from './paths/shared-skill-read-policy.js';

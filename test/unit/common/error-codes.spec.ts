@@ -33,9 +33,10 @@ const OWNER: Record<string, string> = {
   artifacts: 'modules/artifacts/artifacts.errors.ts',
   web_search: 'modules/web-search/web-search.errors.ts',
   skills: 'modules/skills/skills.errors.ts',
+  mcp: 'modules/mcp/mcp.errors.ts',
 };
 /** Prefixes of modules that have no codes in this codebase yet (named in the API contract). */
-const FUTURE_PREFIXES = ['knowledge', 'mcp'];
+const FUTURE_PREFIXES = ['knowledge'];
 
 const CODE_SHAPE = /^([a-z][a-z_]*)\.[a-z][a-z0-9_]*$/;
 

@@ -1,6 +1,6 @@
 import { strToU8, zipSync } from 'fflate';
 import { unzipBounded } from '../../../src/modules/ocr/archive/bounded-unzip';
-import { ZipFormatError } from '../../../src/modules/ocr/archive/zip-directory';
+import { ZipFormatError } from '../../../src/common/archive';
 import { looseWhitespace, makeLyingZip } from '../../support/fixtures/make-lying-zip';
 
 const KB = 1024;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { RegisteredTool } from '../../tools/index.js';
 import type { RunConfigSnapshot } from './run-config-snapshot.js';
 import type { RunActor } from './run-authorization.js';
 
@@ -8,6 +9,27 @@ export interface OfferedTool {
   description: string;
   /** JSON Schema of the arguments. */
   parameters: Record<string, unknown>;
+  /** How a source's tool (not in the registry) executes; it still passes the ToolExecutor. */
+  execution?: RegisteredTool;
+  /** Names the tool's origin in a name clash when finer than the source's label (one MCP server). */
+  origin?: string;
+}
+
+/** A component left out of a run because it cannot be used now (not configured, server down). */
+export interface UnavailableComponent {
+  component: string;
+  reason: string;
+  available: false;
+  /** The MCP server, for `component: "mcp"`. */
+  server?: string;
+  /** A stable code for the reason, when there is one. */
+  code?: string;
+}
+
+/** What a source gives a run: its tools, and the components it could not provide this time. */
+export interface ToolSourceOutput {
+  tools: OfferedTool[];
+  unavailable?: UnavailableComponent[];
 }
 
 export interface ToolSourceContext {
@@ -23,7 +45,7 @@ export interface ToolSourceContext {
  */
 export interface RunToolSource {
   readonly label: string;
-  tools(context: ToolSourceContext): Promise<OfferedTool[]>;
+  tools(context: ToolSourceContext): Promise<OfferedTool[] | ToolSourceOutput>;
 }
 
 /** Where other modules plug their tool sources into run assembly. */

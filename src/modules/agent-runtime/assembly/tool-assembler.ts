@@ -5,18 +5,19 @@ import {
   ToolRegistry,
   ToolsErrors,
 } from '../../tools/index.js';
-import type { OfferedTool, ToolSourceContext } from './run-tool-sources.js';
+import type { RegisteredTool } from '../../tools/index.js';
+import type { OfferedTool, ToolSourceContext, UnavailableComponent } from './run-tool-sources.js';
 import { RunToolSources } from './run-tool-sources.js';
 
-export interface UnavailableComponent {
-  component: string;
-  reason: string;
-  available: false;
-}
+export type { UnavailableComponent } from './run-tool-sources.js';
 
 export interface AssembledTools {
   executable: OfferedTool[];
   unavailable: UnavailableComponent[];
+  /** Components the registered sources could not provide this time (a run event each). */
+  sourceUnavailable: UnavailableComponent[];
+  /** Executions of the source tools that are not in the registry (MCP tools), by name. */
+  runTools: Map<string, RegisteredTool>;
 }
 
 /**
@@ -62,21 +63,35 @@ export class ToolAssembler {
       ]);
     }
     const external = await Promise.all(
-      this.sources
-        .list()
-        .map(async (source) => ({ label: source.label, tools: await source.tools(context) })),
+      this.sources.list().map(async (source) => {
+        const output = await source.tools(context);
+        return { label: source.label, ...(Array.isArray(output) ? { tools: output } : output) };
+      }),
     );
-    for (const { label, tools } of external) for (const tool of tools) offered.push([label, tool]);
+    const sourceUnavailable: UnavailableComponent[] = [];
+    for (const { label, tools, unavailable: missing } of external) {
+      for (const tool of tools) offered.push([tool.origin ?? label, tool]);
+      sourceUnavailable.push(...(missing ?? []));
+    }
 
     const byName = new Map<string, string>();
     const executable: OfferedTool[] = [];
+    const runTools = new Map<string, RegisteredTool>();
     for (const [source, tool] of offered) {
       const existing = byName.get(tool.name);
       if (existing !== undefined) throw ToolsErrors.nameConflict(tool.name, [existing, source]);
       byName.set(tool.name, source);
-      executable.push(tool);
+      const { execution, origin: _origin, ...shown } = tool;
+      executable.push(shown);
+      if (execution !== undefined) runTools.set(tool.name, execution);
     }
     if (unavailable.length > 0) this.logger.log({ run_id: context.runId, unavailable }, 'tools not bound');
-    return { executable, unavailable };
+    for (const missing of sourceUnavailable) {
+      this.logger.warn(
+        { run_id: context.runId, ...missing },
+        'tool source component unavailable for this run',
+      );
+    }
+    return { executable, unavailable: [...unavailable, ...sourceUnavailable], sourceUnavailable, runTools };
   }
 }

@@ -8,6 +8,8 @@ export const RUN_EVENT_TYPES = [
   'waiting',
   'artifacts',
   'subagent',
+  /** A component (an MCP server) left out of the run: `{component, server?, reason, code?, available: false}`. */
+  'unavailable',
   'error',
   'done',
 ] as const;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
-export type StopReason = 'cancel' | 'lease_lost' | 'shutdown';
+/** Why a run stopped before an outcome; `dependency_outage` is ours alone (the database or Redis failed under it). */
+export type StopReason = 'cancel' | 'lease_lost' | 'shutdown' | 'dependency_outage';
 
 /** Runs this process is executing, each with the controller that stops it at its next safe point. */
 @Injectable()

@@ -1,7 +1,9 @@
 import { GraphRecursionError } from '@langchain/langgraph';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { CommonErrorCode } from '../../../common/errors/common.errors.js';
 import { DomainError } from '../../../common/errors/domain-error.js';
+import { asDependencyOutage } from '../../../common/errors/to-domain-error.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { workdirVirtualPath } from '../../workspace/index.js';
 import { projectOf } from '../../threads/index.js';
@@ -117,7 +119,18 @@ export class RunExecutor implements OnModuleInit {
 
   private async runGraph(run: RunEntity, leaseToken: string, signal: AbortSignal): Promise<GraphEnd> {
     const { actor, snapshot } = await this.prepare(run, leaseToken);
-    const { executable } = await this.assembler.assemble({ runId: run.id, actor, snapshot });
+    const { executable, runTools, sourceUnavailable } = await this.assembler.assemble({
+      runId: run.id,
+      actor,
+      snapshot,
+    });
+    if (sourceUnavailable.length > 0) {
+      await this.events.emit(
+        run.id,
+        sourceUnavailable.map((component) => ({ type: 'unavailable' as const, payload: { ...component } })),
+        { leaseToken },
+      );
+    }
     const session = new RunSession(
       {
         events: this.events,
@@ -142,6 +155,7 @@ export class RunExecutor implements OnModuleInit {
           leaseToken,
           workdir: workdirVirtualPath(projectOf(run.threadId)),
           executableTools: new Set(executable.map((tool) => tool.name)),
+          runTools,
           isSubagent: snapshot.agent.is_subagent,
           signal,
           verifyAuthorization: () => this.authorization.verify(run.id, leaseToken, run),
@@ -173,6 +187,12 @@ export class RunExecutor implements OnModuleInit {
   private endingOf(run: RunEntity, error: unknown): Ending {
     if (error instanceof LeaseLostError) return { kind: 'stopped', reason: 'lease_lost' };
     if (error instanceof RunAuthorizationRevokedError) return failed(error.code, error.message);
+    // PostgreSQL or Redis failed under the run (a blip, a failover): not the run's fault, so it is handed
+    // back and resumed from its checkpoint by the reconciler instead of failing for good.
+    if (asDependencyOutage(error) !== null || isOutageError(error)) {
+      this.logger.warn({ err: error }, 'run interrupted by a dependency outage');
+      return { kind: 'stopped', reason: 'dependency_outage' };
+    }
     if (error instanceof GraphRecursionError)
       return failed(
         RunFailureCodes.stepLimitExceeded,
@@ -211,6 +231,10 @@ export class RunExecutor implements OnModuleInit {
           await this.transitions.release(run, leaseToken);
           this.logger.log('run handed back at shutdown');
           return;
+        case 'dependency_outage':
+          await this.transitions.release(run, leaseToken);
+          this.logger.log('run handed back after a dependency outage');
+          return;
         case 'lease_lost':
           this.logger.warn('lease lost: another worker or the reconciler owns the run');
       }
@@ -219,6 +243,10 @@ export class RunExecutor implements OnModuleInit {
       this.logger.error({ err: error }, 'could not record how the run ended');
     }
   }
+}
+
+function isOutageError(error: unknown): boolean {
+  return error instanceof DomainError && error.code === CommonErrorCode.DEPENDENCY_UNAVAILABLE;
 }
 
 function failed(code: string, message: string, details?: Record<string, unknown>): Ending {

@@ -1,4 +1,5 @@
 import type { UserRole } from '../../../common/auth/user-role.js';
+import type { RegisteredTool } from '../registry/tool-registry.js';
 
 /** The user a run acts for, as re-checked when the run was prepared. */
 export interface ToolCaller {
@@ -18,6 +19,11 @@ export interface ToolExecutionContext {
   workdir: string;
   /** Tools bound for this run. */
   executableTools: ReadonlySet<string>;
+  /**
+   * Tools a run tool source bound for this run only (MCP tools), by name; the executor looks a call up
+   * here when the registry has no tool of that name. They pass the same pipeline.
+   */
+  runTools?: ReadonlyMap<string, RegisteredTool>;
   /** Tools the model was shown in this turn (skill gating); a hidden tool called by name is refused. */
   visibleTools: ReadonlySet<string>;
   isSubagent: boolean;

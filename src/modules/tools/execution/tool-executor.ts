@@ -62,7 +62,8 @@ export class ToolExecutor {
   }
 
   execute(call: ToolCall, context: ToolExecutionContext): Promise<ToolCallResult> {
-    return this.step(new ToolCallScope(call, context, this.registry.get(call.name)), 0);
+    const tool = this.registry.get(call.name) ?? context.runTools?.get(call.name);
+    return this.step(new ToolCallScope(call, context, tool), 0);
   }
 
   private step(scope: ToolCallScope, index: number): Promise<ToolCallResult> {

@@ -1,7 +1,4 @@
-import { OcrErrors } from '../ocr.errors.js';
-
-/** A ZIP that cannot be read as one (bad structure, unsupported feature). */
-export class ZipFormatError extends Error {}
+import { ArchiveRefusal, ZipFormatError } from './archive.errors.js';
 
 /** One file of a ZIP as its central directory describes it. */
 export interface ZipEntry {
@@ -13,6 +10,27 @@ export interface ZipEntry {
   declaredSize: number;
   localHeaderOffset: number;
   encrypted: boolean;
+  /** Unix archivers keep the file mode in the high 16 bits. */
+  externalAttributes: number;
+}
+
+const S_IFMT = 0o170000;
+const S_IFLNK = 0o120000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+
+/**
+ * The Unix file type an entry declares in its external attributes (`null` when it sets none, as
+ * archives written on Windows do). Checked whatever host the archive says made it: an extractor that
+ * honours the mode would create the symlink either way.
+ */
+export function unixFileTypeOf(entry: ZipEntry): 'file' | 'directory' | 'symlink' | 'special' | null {
+  const type = (entry.externalAttributes >>> 16) & S_IFMT;
+  if (type === 0) return null;
+  if (type === S_IFLNK) return 'symlink';
+  if (type === S_IFREG) return 'file';
+  if (type === S_IFDIR) return 'directory';
+  return 'special';
 }
 
 const EOCD = 0x06054b50;
@@ -87,14 +105,15 @@ function applyZip64(data: DataView, extraStart: number, extraEnd: number, entry:
 
 /**
  * The entries of a ZIP, read from its central directory (what JSZip and most readers trust); more than
- * `maxEntries` is `ocr.archive_too_large`. Names are
- * only map keys here: nothing is ever extracted to disk, so a name that escapes a folder does no harm.
+ * `maxEntries` is an `ArchiveRefusal` (`too_many_entries`), raised before any entry is read. Names are
+ * returned as stored, unchecked: a caller that writes them anywhere validates them first
+ * (`readSafeArchive`).
  */
 export function readZipDirectory(bytes: Uint8Array, maxEntries: number): ZipEntry[] {
   if (bytes.byteLength < 22) fail('too short for a ZIP');
   const data = view(bytes);
   const { offset, count } = directoryOf(data);
-  if (count > maxEntries) throw OcrErrors.archiveTooLarge(`${maxEntries} entries`);
+  if (count > maxEntries) throw ArchiveRefusal.overLimit('too_many_entries', `${maxEntries} entries`);
   const entries: ZipEntry[] = [];
   let at = offset;
   for (let i = 0; i < count; i += 1) {
@@ -114,6 +133,7 @@ export function readZipDirectory(bytes: Uint8Array, maxEntries: number): ZipEntr
       declaredSize: data.getUint32(at + 24, true),
       localHeaderOffset: data.getUint32(at + 42, true),
       encrypted: (flags & 0x0001) !== 0,
+      externalAttributes: data.getUint32(at + 38, true),
     };
     applyZip64(data, nameStart + nameLength, nameStart + nameLength + extraLength, entry);
     entries.push(entry);

@@ -1,0 +1,195 @@
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { connectionConfigHash, type McpConnectionConfig } from '../servers/mcp-connection-config.js';
+import { McpClientFactory, withTimeout } from './mcp-client-factory.js';
+import { describeFailure } from './mcp-failure.js';
+import type { McpToolInfo } from './mcp-tool-info.js';
+
+/** A session is recycled before Node's abort-listener warnings start (TOOLCHAIN "MCP client sessions"). */
+const MAX_CALLS_PER_SESSION = 1_000;
+const MAX_SESSION_AGE_MS = 15 * 60_000;
+/** A server that never sends `tools/list_changed` still has its list read again after this. */
+const TOOL_LIST_TTL_MS = 10 * 60_000;
+
+interface Session {
+  hash: string;
+  client: Client;
+  createdAt: number;
+  calls: number;
+  inFlight: number;
+  retiring: boolean;
+}
+
+interface CachedList {
+  tools: McpToolInfo[];
+  at: number;
+}
+
+/**
+ * Connections and tool lists per connection config (keyed by its hash, so an edited server is a new
+ * key on every replica): sessions are reused across runs and recycled after many calls or some age,
+ * tool lists are cached until the server says `tools/list_changed`, the TTL lapses or the config
+ * changes. Toggling a tool is not part of the key: it never forces a reconnect.
+ */
+@Injectable()
+export class McpConnections implements OnModuleDestroy {
+  private readonly logger = new Logger(McpConnections.name);
+  private readonly sessions = new Map<string, Promise<Session>>();
+  private readonly lists = new Map<string, CachedList>();
+  private readonly loading = new Map<string, Promise<McpToolInfo[]>>();
+
+  constructor(private readonly factory: McpClientFactory) {}
+
+  /** The server's tools: the cached list, or a fresh one read within the server's timeout. */
+  async listTools(config: McpConnectionConfig): Promise<McpToolInfo[]> {
+    const hash = connectionConfigHash(config);
+    const cached = this.lists.get(hash);
+    if (cached !== undefined && Date.now() - cached.at < TOOL_LIST_TTL_MS) return cached.tools;
+    let loading = this.loading.get(hash);
+    if (loading === undefined) {
+      loading = withTimeout(this.readList(config, hash), config.timeoutMs).finally(() =>
+        this.loading.delete(hash),
+      );
+      this.loading.set(hash, loading);
+    }
+    return loading;
+  }
+
+  /** Whether a list for this config is cached now (for benchmarks and tests). */
+  hasCachedList(config: McpConnectionConfig): boolean {
+    return this.lists.has(connectionConfigHash(config));
+  }
+
+  /** Stores a list read elsewhere (the admin `test` route's fresh connection). */
+  remember(config: McpConnectionConfig, tools: McpToolInfo[]): void {
+    this.lists.set(connectionConfigHash(config), { tools, at: Date.now() });
+  }
+
+  /** Calls a tool on the pooled session; `signal` aborting sends MCP `notifications/cancelled`. */
+  async callTool(
+    config: McpConnectionConfig,
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<CallToolResult> {
+    const session = await withTimeout(this.session(config), config.timeoutMs);
+    session.calls++;
+    session.inFlight++;
+    try {
+      return (await session.client.callTool({ name, arguments: args }, undefined, {
+        signal,
+        timeout: timeoutMs,
+      })) as CallToolResult;
+    } catch (error) {
+      if (!signal.aborted) this.dropIfBroken(session, error);
+      throw error;
+    } finally {
+      session.inFlight--;
+      this.closeIfRetired(session);
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    const sessions = await Promise.allSettled([...this.sessions.values()]);
+    this.sessions.clear();
+    const open = sessions.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    await Promise.all(open.map((session) => session.client.close().catch(() => undefined)));
+  }
+
+  private async readList(config: McpConnectionConfig, hash: string): Promise<McpToolInfo[]> {
+    const session = await this.session(config);
+    session.inFlight++;
+    try {
+      const tools: McpToolInfo[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await session.client.listTools(cursor === undefined ? {} : { cursor }, {
+          timeout: config.timeoutMs,
+        });
+        for (const tool of page.tools) {
+          tools.push({
+            name: tool.name,
+            description: tool.description ?? '',
+            inputSchema: tool.inputSchema,
+            ...(tool.annotations === undefined ? {} : { annotations: { ...tool.annotations } }),
+          });
+        }
+        cursor = page.nextCursor;
+      } while (cursor !== undefined && tools.length < 10_000);
+      this.lists.set(hash, { tools, at: Date.now() });
+      return tools;
+    } catch (error) {
+      this.dropIfBroken(session, error);
+      throw error;
+    } finally {
+      session.inFlight--;
+      this.closeIfRetired(session);
+    }
+  }
+
+  /** The pooled session for this config, recycled when old or heavily used. */
+  private async session(config: McpConnectionConfig): Promise<Session> {
+    const hash = connectionConfigHash(config);
+    const existing = this.sessions.get(hash);
+    if (existing !== undefined) {
+      const session = await existing.catch(() => null);
+      if (session !== null && !session.retiring) {
+        const old = Date.now() - session.createdAt > MAX_SESSION_AGE_MS;
+        if (!old && session.calls < MAX_CALLS_PER_SESSION) return session;
+        this.retire(session);
+      }
+    }
+    const opening = this.open(config, hash);
+    this.sessions.set(hash, opening);
+    opening.catch(() => {
+      if (this.sessions.get(hash) === opening) this.sessions.delete(hash);
+    });
+    return opening;
+  }
+
+  private async open(config: McpConnectionConfig, hash: string): Promise<Session> {
+    const { client, transport } = await this.factory.connect(config);
+    const session: Session = { hash, client, createdAt: Date.now(), calls: 0, inFlight: 0, retiring: false };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      this.lists.delete(hash);
+    });
+    transport.onclose = () => {
+      void this.forget(session);
+    };
+    return session;
+  }
+
+  private dropIfBroken(session: Session, error: unknown): void {
+    // A JSON-RPC error the server answered leaves the session usable; anything else (HTTP, transport) does not.
+    const answered =
+      error instanceof McpError &&
+      error.code !== (ErrorCode.RequestTimeout as number) &&
+      error.code !== (ErrorCode.ConnectionClosed as number);
+    if (answered) return;
+    this.logger.debug({ code: describeFailure(error, { headers: {} }).code }, 'MCP session dropped');
+    this.retire(session);
+  }
+
+  private retire(session: Session): void {
+    session.retiring = true;
+    void this.forget(session);
+    this.closeIfRetired(session);
+  }
+
+  private async forget(session: Session): Promise<void> {
+    const current = this.sessions.get(session.hash);
+    if (current === undefined || (await current.catch(() => null)) !== session) return;
+    if (this.sessions.get(session.hash) === current) this.sessions.delete(session.hash);
+  }
+
+  private closeIfRetired(session: Session): void {
+    if (session.retiring && session.inFlight === 0) void session.client.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { McpErrorCode, McpErrors } from '../mcp.errors.js';
+import { connectionConfigOf } from '../servers/mcp-server-view.js';
+import type { McpConnectionConfig } from '../servers/mcp-connection-config.js';
+import type { McpServerEntity } from '../servers/mcp-server.entity.js';
+import { McpServersService } from '../servers/mcp-servers.service.js';
+import { McpClientFactory, withTimeout } from './mcp-client-factory.js';
+import { McpConnections } from './mcp-connections.js';
+import { describeFailure, type McpFailure } from './mcp-failure.js';
+import type { McpToolInfo } from './mcp-tool-info.js';
+
+export type DiscoveryResult = { ok: true; tools: McpToolInfo[] } | { ok: false; error: McpFailure };
+
+/** Reads a server's tools for the admin routes and the runtime; failures are described, never thrown raw. */
+@Injectable()
+export class McpDiscovery {
+  constructor(
+    private readonly servers: McpServersService,
+    private readonly connections: McpConnections,
+    private readonly factory: McpClientFactory,
+  ) {}
+
+  configOf(row: McpServerEntity): McpConnectionConfig | null {
+    return connectionConfigOf(row, this.servers.headersOf(row));
+  }
+
+  /** The (cached) tool list of one server. */
+  async discover(row: McpServerEntity): Promise<DiscoveryResult> {
+    const config = this.configOf(row);
+    if (config === null) return { ok: false, error: stdioFailure(row) };
+    try {
+      return { ok: true, tools: await this.connections.listTools(config) };
+    } catch (error) {
+      return { ok: false, error: describeFailure(error, config) };
+    }
+  }
+
+  /** The tool list or 503 `mcp.server_unavailable` (409 for a legacy stdio row). */
+  async requireTools(row: McpServerEntity): Promise<McpToolInfo[]> {
+    if (row.transport === 'stdio') throw McpErrors.transportNotSupported(row.slug, row.transport);
+    const result = await this.discover(row);
+    if (!result.ok) throw McpErrors.serverUnavailable(row.slug, result.error);
+    return result.tools;
+  }
+
+  /** A connection made now, on its own (not the pool): what the admin `test` route reports. */
+  async testNow(row: McpServerEntity): Promise<{ latencyMs: number } & DiscoveryResult> {
+    const config = this.configOf(row);
+    const started = performance.now();
+    if (config === null) return { ok: false, error: stdioFailure(row), latencyMs: 0 };
+    const controller = new AbortController();
+    try {
+      const work = (async () => {
+        const { client } = await this.factory.connect(config, controller.signal);
+        try {
+          const { tools } = await client.listTools(
+            {},
+            { timeout: config.timeoutMs, signal: controller.signal },
+          );
+          return tools.map((tool) => ({
+            name: tool.name,
+            description: tool.description ?? '',
+            inputSchema: tool.inputSchema,
+            ...(tool.annotations === undefined ? {} : { annotations: { ...tool.annotations } }),
+          }));
+        } finally {
+          await client.close().catch(() => undefined);
+        }
+      })();
+      const tools = await withTimeout(work, config.timeoutMs);
+      this.connections.remember(config, tools);
+      return { ok: true, tools, latencyMs: Math.round(performance.now() - started) };
+    } catch (error) {
+      controller.abort();
+      return {
+        ok: false,
+        error: describeFailure(error, config),
+        latencyMs: Math.round(performance.now() - started),
+      };
+    }
+  }
+}
+
+function stdioFailure(row: McpServerEntity): McpFailure {
+  const { message } = McpErrors.transportNotSupported(row.slug, row.transport);
+  return { code: McpErrorCode.TRANSPORT_NOT_SUPPORTED, message };
+}

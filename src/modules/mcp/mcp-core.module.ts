@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { SafeHttpModule } from '../../common/http-safety/index.js';
+import { AgentsModule } from '../agents/index.js';
+import { BuiltinMcpSync } from './builtin/builtin-mcp-sync.js';
+import { McpClientFactory } from './client/mcp-client-factory.js';
+import { McpConnections } from './client/mcp-connections.js';
+import { McpDiscovery } from './client/mcp-discovery.js';
+import { McpServerToolsService } from './servers/mcp-server-tools.service.js';
+import { McpServersResourceSource } from './resources/mcp-servers.resource-source.js';
+import { HeaderSecrets } from './servers/header-secrets.js';
+import { McpServerEntity } from './servers/mcp-server.entity.js';
+import { McpServersRepository } from './servers/mcp-servers.repository.js';
+import { McpServersService } from './servers/mcp-servers.service.js';
+
+/**
+ * What the API and the worker share: the records (headers sealed), the builtin sync run at every start,
+ * the `mcps` resource source of agent configs.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([McpServerEntity]), SafeHttpModule, AgentsModule],
+  providers: [
+    McpServersRepository,
+    McpServersService,
+    HeaderSecrets,
+    BuiltinMcpSync,
+    McpServersResourceSource,
+    McpClientFactory,
+    McpConnections,
+    McpDiscovery,
+    McpServerToolsService,
+  ],
+  exports: [McpServersRepository, McpServersService, McpServerToolsService, McpDiscovery, McpConnections],
+})
+export class McpCoreModule {}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { RunAssemblyPortsModule } from '../agent-runtime/index.js';
+import { WorkspaceModule } from '../workspace/index.js';
+import { McpCoreModule } from './mcp-core.module.js';
+import { McpToolLoader } from './runtime/mcp-tool-loader.js';
+import { McpToolSource } from './runtime/mcp-tool-source.js';
+
+/**
+ * The worker side: the tools of the servers an agent selects, as a run tool source; `McpToolLoader` is
+ * exported for the Skills module (`mcp_dependencies` loaded on activation).
+ */
+@Module({
+  imports: [McpCoreModule, RunAssemblyPortsModule, WorkspaceModule],
+  providers: [McpToolLoader, McpToolSource],
+  exports: [McpToolLoader],
+})
+export class McpRuntimeModule {}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
+import { McpDiscovery } from '../client/mcp-discovery.js';
+import type { McpTestResultDto, McpToolListDto } from '../dto/mcp-server.dto.js';
+import { McpErrors } from '../mcp.errors.js';
+import { McpServersRepository } from './mcp-servers.repository.js';
+import { McpServersService } from './mcp-servers.service.js';
+
+/** The routes that talk to a server: the connection test, its tool list and the per-tool switches. */
+@Injectable()
+export class McpServerToolsService {
+  constructor(
+    private readonly servers: McpServersService,
+    private readonly repository: McpServersRepository,
+    private readonly discovery: McpDiscovery,
+  ) {}
+
+  /** Connects now; `ok: false` carries the real reason (never a false success). */
+  async test(slug: string): Promise<McpTestResultDto> {
+    const result = await this.discovery.testNow(await this.servers.require(slug));
+    if (!result.ok) return { ok: false, error: result.error };
+    return {
+      ok: true,
+      latency_ms: result.latencyMs,
+      tools: result.tools.map((tool) => ({ name: tool.name, description: tool.description })),
+    };
+  }
+
+  async tools(slug: string): Promise<McpToolListDto> {
+    const row = await this.servers.require(slug);
+    const disabled = new Set(row.disabledTools);
+    const tools = await this.discovery.requireTools(row);
+    return {
+      items: tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        input_schema: tool.inputSchema,
+        enabled: !disabled.has(tool.name),
+        ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+      })),
+    };
+  }
+
+  /**
+   * Disabling needs the tool to exist on the server now (404 otherwise); enabling a name that is on the
+   * disabled list is always allowed (a tool the server dropped can be cleared from the list).
+   */
+  async setToolEnabled(
+    actor: AuthenticatedUser,
+    slug: string,
+    name: string,
+    enabled: boolean,
+  ): Promise<void> {
+    const row = await this.servers.require(slug);
+    const listed = row.disabledTools.includes(name);
+    if (!(enabled && listed)) {
+      const tools = await this.discovery.requireTools(row);
+      if (!tools.some((tool) => tool.name === name)) throw McpErrors.toolNotFound(slug, name);
+    }
+    await this.repository.setToolDisabled(row.id, name, !enabled, actor.id);
+  }
+}
