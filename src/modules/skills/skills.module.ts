@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { MulterModule } from '@nestjs/platform-express';
-import { SafeHttpModule } from '../../common/http-safety/index.js';
 import { AppConfig } from '../../config/app-config.js';
 import { WorkspaceModule } from '../workspace/index.js';
 import { SkillFilesController } from './editing/skill-files.controller.js';
@@ -15,13 +14,14 @@ import { SkillDraftFiles } from './drafts/skill-draft-files.js';
 import { SkillDraftsController } from './drafts/skill-drafts.controller.js';
 import { SkillDraftsService } from './drafts/skill-drafts.service.js';
 import { skillUploadMulterOptions } from './drafts/skill-upload.js';
+import { SkillsInstallToolModule } from './install/skills-install-tool.module.js';
 
 /** The skills HTTP API (`/api/skills`, `/api/system/settings/skills`) over `SkillsCoreModule`. */
 @Module({
   imports: [
     SkillsCoreModule,
     WorkspaceModule,
-    SafeHttpModule,
+    SkillsInstallToolModule,
     MulterModule.registerAsync({ inject: [AppConfig], useFactory: skillUploadMulterOptions }),
   ],
   controllers: [SkillDraftsController, SkillsController, SkillFilesController, SkillsSettingsController],

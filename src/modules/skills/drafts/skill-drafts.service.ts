@@ -8,6 +8,7 @@ import { SkillsRepository } from '../storage/skills.repository.js';
 import { SkillsStore } from '../storage/skills.store.js';
 import { SkillsErrors } from '../skills.errors.js';
 import { parseSkillUpload, uploadKindOf, type ParsedSkill, type UploadKind } from './parse-skill-upload.js';
+import { installOrder, selectedSkills } from './select-skills.js';
 import { SkillDraftFiles, type DraftItem, type StoredDraft } from './skill-draft-files.js';
 
 export const DRAFT_TTL_MS = 60 * 60 * 1000;
@@ -57,7 +58,7 @@ export class SkillDraftsService {
     const { skillNames } = options;
     const kind = options.kind ?? uploadKindOf(bytes);
     const parsed = parseSkillUpload(bytes, kind);
-    const items = skillNames === undefined ? parsed.items : selected(parsed.items, skillNames);
+    const items = skillNames === undefined ? parsed.items : selectedSkills(parsed.items, skillNames);
     const now = new Date();
     const draft: StoredDraft = {
       id: randomUUID(),
@@ -163,31 +164,4 @@ function view(draft: StoredDraft): DraftView {
     items: draft.items.map(({ folder: _folder, ...item }) => item),
     failures: draft.failures,
   };
-}
-
-/** The skills named (by slug, name or folder name); an unknown name → 422. */
-function selected(items: ParsedSkill[], names: string[]): ParsedSkill[] {
-  const matches = (item: ParsedSkill, name: string) =>
-    item.pkg.manifest.slug === name ||
-    item.pkg.manifest.name === name ||
-    item.folder.slice(item.folder.lastIndexOf('/') + 1) === name;
-  const unknown = names.filter((name) => !items.some((item) => matches(item, name)));
-  if (unknown.length > 0) throw SkillsErrors.unknownSkillNames('skill_names', unknown);
-  return items.filter((item) => names.some((name) => matches(item, name)));
-}
-
-/** Skills that others of the same draft depend on go first, so the dependency check finds them. */
-function installOrder(items: ParsedSkill[]): ParsedSkill[] {
-  const ordered: ParsedSkill[] = [];
-  const visit = (item: ParsedSkill, path: Set<ParsedSkill>) => {
-    if (ordered.includes(item) || path.has(item)) return;
-    path.add(item);
-    for (const dep of item.pkg.manifest.skill_dependencies) {
-      const inDraft = items.find((other) => other.pkg.manifest.slug === dep);
-      if (inDraft !== undefined) visit(inDraft, path);
-    }
-    ordered.push(item);
-  };
-  for (const item of items) visit(item, new Set());
-  return ordered;
 }
