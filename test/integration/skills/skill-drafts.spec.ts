@@ -201,6 +201,30 @@ describe('skill drafts: upload, confirm, discard', () => {
     expect(draftIds()).toContain(draft.id);
   });
 
+  it('installs a shared confirm all or nothing: a later skill failing removes the earlier one', async () => {
+    const draft = (
+      await upload(
+        admin,
+        zip({
+          'a/SKILL.md': skillMd('first-ok'),
+          'b/SKILL.md': skillMd('second-bad', ['tool_dependencies: [no_such_tool]']),
+        }),
+      )
+    ).body as Draft;
+    const res = await ctx.http
+      .post(`/api/skills/drafts/${draft.id}/confirm`)
+      .set(auth(admin))
+      .send({ target: 'shared' });
+    expect({ status: res.status, code: (res.body as { code: string }).code }).toEqual({
+      status: 422,
+      code: 'skills.unknown_dependency',
+    });
+    expect(await row('first-ok')).toBeNull();
+    expect(existsSync(join(ctx.config.dataDir, 'skills', 'first-ok'))).toBe(false);
+    expect(await row('second-bad')).toBeNull();
+    expect(draftIds()).toContain(draft.id);
+  });
+
   it('confirms only the slugs named (an unknown one → 422); a failed folder cannot be confirmed', async () => {
     const draft = (await upload(bob, GITHUB_REPO)).body as Draft;
     const bad = await ctx.http

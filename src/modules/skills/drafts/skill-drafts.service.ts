@@ -7,6 +7,7 @@ import { SkillLocations } from '../storage/skill-locations.js';
 import { SkillsRepository } from '../storage/skills.repository.js';
 import { SkillsStore } from '../storage/skills.store.js';
 import { SkillsErrors } from '../skills.errors.js';
+import { SkillsService } from '../skills.service.js';
 import { parseSkillUpload, uploadKindOf, type ParsedSkill, type UploadKind } from './parse-skill-upload.js';
 import { installOrder, selectedSkills } from './select-skills.js';
 import { SkillDraftFiles, type DraftItem, type StoredDraft } from './skill-draft-files.js';
@@ -43,6 +44,7 @@ export class SkillDraftsService {
     private readonly store: SkillsStore,
     private readonly skills: SkillsRepository,
     private readonly locations: SkillLocations,
+    private readonly catalog: SkillsService,
   ) {}
 
   /**
@@ -75,7 +77,8 @@ export class SkillDraftsService {
 
   /**
    * Installs the draft's skills (all, or `slugs`) and consumes the draft. Shared: admins only, each
-   * skill's dependencies and the share config validated by the store. On a failure the draft stays.
+   * skill's dependencies and the share config validated by the store; a failure removes the shared
+   * skills this confirm installed and keeps the draft.
    */
   async confirm(actor: ShareActor, id: string, input: ConfirmDraftInput): Promise<InstalledSkill[]> {
     const draft = await this.owned(actor, id, false);
@@ -87,9 +90,9 @@ export class SkillDraftsService {
     if (unknown.length > 0) throw SkillsErrors.unknownSkillNames('slugs', unknown);
     const taken = await this.files.take(id);
     if (taken === undefined) throw SkillsErrors.draftNotFound(id);
+    const installed: InstalledSkill[] = [];
     try {
       const parsed = parseSkillUpload(taken.source, draft.kind).items;
-      const installed: InstalledSkill[] = [];
       for (const item of installOrder(parsed.filter((p) => wanted.includes(p.pkg.manifest.slug)))) {
         const slug =
           input.target === 'shared'
@@ -108,6 +111,12 @@ export class SkillDraftsService {
       await taken.done();
       return installed;
     } catch (error) {
+      // All or nothing for shared installs: the ones already made are removed again, so a retry of the
+      // restored draft does not install them twice (as `-v2`).
+      if (input.target === 'shared') {
+        for (const done of installed)
+          await this.catalog.removeShared(actor, done.slug).catch(() => undefined);
+      }
       await taken.restore();
       throw error;
     }
