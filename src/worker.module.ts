@@ -7,7 +7,7 @@ import { ImprovementMarksToolModule } from './modules/improvement-marks/index.js
 import { MaintenanceModule } from './modules/maintenance/index.js';
 import { McpRuntimeModule } from './modules/mcp/index.js';
 import { OcrModule } from './modules/ocr/index.js';
-import { SkillsCoreModule } from './modules/skills/index.js';
+import { SkillsCoreModule, SkillsInstallToolModule } from './modules/skills/index.js';
 import { WebSearchModule } from './modules/web-search/index.js';
 import { WorkspaceModule } from './modules/workspace/index.js';
 import { ShutdownLog } from './bootstrap/shutdown-log.js';
@@ -27,6 +27,7 @@ export const WORKER_MODULES = [
   WebSearchModule,
   ImprovementMarksToolModule,
   SkillsCoreModule,
+  SkillsInstallToolModule,
   McpRuntimeModule,
 ];
 

@@ -165,6 +165,9 @@ export function mcpLines(m: McpFigures): string[] {
       `median ${ms(m.coldDiscovery.medianMs)} ms (${round(m.coldDiscovery.ratioToDelay, 2)} x the delay, target <= 1.2), ` +
       `runs ${m.coldDiscovery.runsMs.map(ms).join(', ')}`,
     `warm discovery (cached lists) of the same 5 servers: p50 ${round(m.warmDiscovery.p50Ms, 2)} ms, p99 ${round(m.warmDiscovery.p99Ms, 2)} ms`,
+  ];
+}
+
 export function subagentLines(s: SubagentFigures): string[] {
   return [
     `Subagents: parent starts 2 children (model calls ${s.childModelMs.a} and ${s.childModelMs.b} ms), then awaits both; ` +

@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../database/unique-violation.js';
 import type { AgentEntity } from './agent.entity.js';
 import { AgentsErrors } from './agents.errors.js';
 import { AgentsRepository, type AgentChanges, type NewAgent } from './agents.repository.js';
-import { defaultAgentConfig, type AgentConfig } from './config/agent-config.js';
+import { ALL, defaultAgentConfig, type AgentConfig } from './config/agent-config.js';
 import { AgentConfigEditor } from './config/agent-config-editor.js';
 import { firstFreeSlug, slugFromName } from './config/agent-slug.js';
 import { ConfigurableItems } from './config/configurable-items.js';
@@ -106,6 +106,28 @@ export class AgentsService {
     const agent = await this.agents.findById(id, manager);
     if (agent === null) return { kind: 'deleted' };
     return canRead(actor, agent) ? { kind: 'usable', agent: usable(agent) } : { kind: 'denied' };
+  }
+
+  /**
+   * Appends skills just installed for `ownerId` to the explicit skills list of their own agent `id`
+   * (the `install_skill` tool). Nothing changes when the agent is not theirs (`not_owner`), selects all
+   * skills (`all`: the new ones apply already) or is gone.
+   */
+  async appendOwnSkills(
+    ownerId: string,
+    id: string,
+    slugs: readonly string[],
+  ): Promise<'appended' | 'not_owner' | 'all' | 'deleted'> {
+    let outcome: 'appended' | 'not_owner' | 'all' = 'appended';
+    const updated = await this.agents.updateLocked(id, (current) => {
+      const saved = current.config.skills;
+      if (current.ownerId !== ownerId || current.builtin) outcome = 'not_owner';
+      else if (saved === ALL) outcome = 'all';
+      if (outcome !== 'appended' || saved === ALL) return Promise.resolve({});
+      const skills = [...saved, ...slugs.filter((slug) => !saved.includes(slug))];
+      return Promise.resolve({ config: { ...current.config, skills } });
+    });
+    return updated === null ? 'deleted' : outcome;
   }
 
   private async readable(actor: ShareActor, slug: string): Promise<AgentEntity> {

@@ -7,6 +7,7 @@ export const SKILLS_ENTITIES = [SkillEntity, SkillsSettingsEntity];
 
 export { SkillsModule } from './skills.module.js';
 export { SkillsCoreModule } from './skills-core.module.js';
+export { SkillsInstallToolModule } from './install/skills-install-tool.module.js';
 export { SkillsStore } from './storage/skills.store.js';
 export { SkillsSettings } from './settings/skills-settings.js';
 export { SkillDependencyCatalog } from './dependencies/skill-dependency-catalog.js';

@@ -21,6 +21,15 @@ export const SkillsErrorCode = {
   TOO_MANY_FILES: 'skills.too_many_files',
   SHARED_INSTALL_FORBIDDEN: 'skills.shared_install_forbidden',
   HAS_DEPENDENTS: 'skills.has_dependents',
+  DRAFT_NOT_FOUND: 'skills.draft_not_found',
+  NO_SKILL_FOUND: 'skills.no_skill_found',
+  NESTED_SKILL_MD: 'skills.nested_skill_md',
+  UNSAFE_ARCHIVE: 'skills.unsafe_archive',
+  ARCHIVE_TOO_COMPLEX: 'skills.archive_too_complex',
+  ARCHIVE_TOO_LARGE: 'skills.archive_too_large',
+  INVALID_ARCHIVE: 'skills.invalid_archive',
+  UNKNOWN_SKILL_NAMES: 'skills.unknown_skill_names',
+  REMOTE_SOURCE_REFUSED: 'skills.remote_source_refused',
 } as const;
 export type SkillsErrorCode = (typeof SkillsErrorCode)[keyof typeof SkillsErrorCode];
 
@@ -142,5 +151,49 @@ export const SkillsErrors = {
   tooManyFiles: (limit: number) =>
     new DomainError('too_large', SkillsErrorCode.TOO_MANY_FILES, `A skill holds at most ${limit} files.`, {
       details: { limit },
+    }),
+  draftNotFound: (id: string) =>
+    new DomainError('not_found', SkillsErrorCode.DRAFT_NOT_FOUND, `No skill draft "${shown(id)}".`, {
+      details: { id: shown(id) },
+    }),
+  noSkillFound: (failures: { path: string; error: string }[]) =>
+    new DomainError(
+      'unprocessable',
+      SkillsErrorCode.NO_SKILL_FOUND,
+      failures.length === 0 ? 'The upload holds no SKILL.md.' : 'No skill in the upload could be parsed.',
+      { details: { failures: failures.slice(0, 50) } },
+    ),
+  nestedSkillMd: (path: string, insideFolder: string) =>
+    new DomainError(
+      'unprocessable',
+      SkillsErrorCode.NESTED_SKILL_MD,
+      `"${shown(path)}" lies inside the skill folder "${shown(insideFolder)}": a skill may not hold another.`,
+      { details: { path: shown(path), folder: shown(insideFolder) } },
+    ),
+  /** `reason`: the archive reader's (`path_unsafe`, `symlink`, `duplicate`). */
+  unsafeArchive: (reason: string, message: string, details: Record<string, unknown>) =>
+    new DomainError('unprocessable', SkillsErrorCode.UNSAFE_ARCHIVE, message, {
+      details: { ...details, reason },
+    }),
+  archiveTooComplex: (reason: string, message: string, details: Record<string, unknown>) =>
+    new DomainError('unprocessable', SkillsErrorCode.ARCHIVE_TOO_COMPLEX, message, {
+      details: { ...details, reason },
+    }),
+  archiveTooLarge: (reason: string, message: string, details: Record<string, unknown>) =>
+    new DomainError('too_large', SkillsErrorCode.ARCHIVE_TOO_LARGE, message, {
+      details: { ...details, reason },
+    }),
+  invalidArchive: (message: string) =>
+    new DomainError('unprocessable', SkillsErrorCode.INVALID_ARCHIVE, `Not a readable zip: ${message}`),
+  unknownSkillNames: (field: string, names: string[]) =>
+    new DomainError(
+      'unprocessable',
+      SkillsErrorCode.UNKNOWN_SKILL_NAMES,
+      `No skill named ${names.map((n) => `"${shown(n)}"`).join(', ')} in the source.`,
+      { details: { field, names: names.map(shown) } },
+    ),
+  remoteSourceRefused: (reason: string, message: string, details: Record<string, unknown>) =>
+    new DomainError('unprocessable', SkillsErrorCode.REMOTE_SOURCE_REFUSED, message, {
+      details: { ...details, reason },
     }),
 };

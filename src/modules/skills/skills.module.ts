@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { MulterModule } from '@nestjs/platform-express';
+import { AppConfig } from '../../config/app-config.js';
 import { WorkspaceModule } from '../workspace/index.js';
 import { SkillFilesController } from './editing/skill-files.controller.js';
 import { SkillEditor } from './editing/skill-editor.js';
@@ -7,12 +9,30 @@ import { SkillsSettingsController } from './settings/skills-settings.controller.
 import { SkillsCoreModule } from './skills-core.module.js';
 import { SkillsController } from './skills.controller.js';
 import { SkillsService } from './skills.service.js';
+import { RemoteSkillDrafts } from './drafts/remote-skill-drafts.js';
+import { SkillDraftFiles } from './drafts/skill-draft-files.js';
+import { SkillDraftsController } from './drafts/skill-drafts.controller.js';
+import { SkillDraftsService } from './drafts/skill-drafts.service.js';
+import { skillUploadMulterOptions } from './drafts/skill-upload.js';
+import { SkillsInstallToolModule } from './install/skills-install-tool.module.js';
 
 /** The skills HTTP API (`/api/skills`, `/api/system/settings/skills`) over `SkillsCoreModule`. */
 @Module({
-  imports: [SkillsCoreModule, WorkspaceModule],
-  controllers: [SkillsController, SkillFilesController, SkillsSettingsController],
-  providers: [SkillOpener, SkillEditor, SkillsService],
+  imports: [
+    SkillsCoreModule,
+    WorkspaceModule,
+    SkillsInstallToolModule,
+    MulterModule.registerAsync({ inject: [AppConfig], useFactory: skillUploadMulterOptions }),
+  ],
+  controllers: [SkillDraftsController, SkillsController, SkillFilesController, SkillsSettingsController],
+  providers: [
+    SkillOpener,
+    SkillEditor,
+    SkillsService,
+    SkillDraftFiles,
+    SkillDraftsService,
+    RemoteSkillDrafts,
+  ],
   exports: [SkillsCoreModule],
 })
 export class SkillsModule {}

@@ -87,6 +87,11 @@ export class ThreadsService {
     return thread;
   }
 
+  /** The agent (by id) of `userId`'s thread `id`; null when the thread is not theirs or its agent is gone. */
+  async agentIdOf(userId: string, id: string): Promise<string | null> {
+    return (await this.threads.findOwned(userId, id))?.agentId ?? null;
+  }
+
   async get(user: AuthenticatedUser, id: string): Promise<ThreadDto> {
     const thread = await this.getOwned(user, id);
     return ThreadDto.from(thread, workdirOf(thread));

@@ -1,0 +1,176 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { roleAtLeast } from '../../../common/auth/user-role.js';
+import type { ShareConfigInput } from '../../../common/sharing/resolve-share-config.js';
+import type { ShareActor } from '../../../common/sharing/share-config.js';
+import { SkillLocations } from '../storage/skill-locations.js';
+import { SkillsRepository } from '../storage/skills.repository.js';
+import { SkillsStore } from '../storage/skills.store.js';
+import { SkillsErrors } from '../skills.errors.js';
+import { SkillsService } from '../skills.service.js';
+import { parseSkillUpload, uploadKindOf, type ParsedSkill, type UploadKind } from './parse-skill-upload.js';
+import { installOrder, selectedSkills } from './select-skills.js';
+import { SkillDraftFiles, type DraftItem, type StoredDraft } from './skill-draft-files.js';
+
+export const DRAFT_TTL_MS = 60 * 60 * 1000;
+
+export type DraftView = Omit<StoredDraft, 'owner_id' | 'kind' | 'items' | 'created_at'> & {
+  items: Omit<DraftItem, 'folder'>[];
+};
+
+export interface InstalledSkill {
+  /** The slug the draft proposed… */
+  draft_slug: string;
+  /** …and the one installed (`<slug>-v2`, … when a shared skill had it). */
+  slug: string;
+  warnings: string[];
+}
+
+export interface ConfirmDraftInput {
+  target: 'personal' | 'shared';
+  slugs?: string[];
+  share_config?: ShareConfigInput;
+}
+
+/**
+ * Skill drafts (API.md "Skills"): an upload or a fetched archive parsed into skills and kept for an hour
+ * for its creator to confirm (install) or discard. Expired drafts are removed on every draft request
+ * (cleanup on access), so none outlives its hour by more than the next request.
+ */
+@Injectable()
+export class SkillDraftsService {
+  constructor(
+    private readonly files: SkillDraftFiles,
+    private readonly store: SkillsStore,
+    private readonly skills: SkillsRepository,
+    private readonly locations: SkillLocations,
+    private readonly catalog: SkillsService,
+  ) {}
+
+  /**
+   * Parses `bytes` (a zip or a SKILL.md: `kind`, by default told by the bytes), optionally keeps only the
+   * skills named, and stores the draft. A refusal writes nothing.
+   */
+  async create(
+    owner: ShareActor,
+    bytes: Buffer,
+    options: { skillNames?: string[]; kind?: UploadKind } = {},
+  ): Promise<DraftView> {
+    await this.removeExpired();
+    const { skillNames } = options;
+    const kind = options.kind ?? uploadKindOf(bytes);
+    const parsed = parseSkillUpload(bytes, kind);
+    const items = skillNames === undefined ? parsed.items : selectedSkills(parsed.items, skillNames);
+    const now = new Date();
+    const draft: StoredDraft = {
+      id: randomUUID(),
+      owner_id: owner.id,
+      kind,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + DRAFT_TTL_MS).toISOString(),
+      items: await Promise.all(items.map((item) => this.itemOf(owner, item))),
+      failures: skillNames === undefined ? parsed.failures : [],
+    };
+    await this.files.save(draft, bytes);
+    return view(draft);
+  }
+
+  /**
+   * Installs the draft's skills (all, or `slugs`) and consumes the draft. Shared: admins only, each
+   * skill's dependencies and the share config validated by the store; a failure removes the shared
+   * skills this confirm installed and keeps the draft.
+   */
+  async confirm(actor: ShareActor, id: string, input: ConfirmDraftInput): Promise<InstalledSkill[]> {
+    const draft = await this.owned(actor, id, false);
+    if (input.target === 'shared' && !roleAtLeast(actor.role, 'admin')) {
+      throw SkillsErrors.sharedInstallForbidden();
+    }
+    const wanted = input.slugs ?? draft.items.map((item) => item.slug);
+    const unknown = wanted.filter((slug) => !draft.items.some((item) => item.slug === slug));
+    if (unknown.length > 0) throw SkillsErrors.unknownSkillNames('slugs', unknown);
+    const taken = await this.files.take(id);
+    if (taken === undefined) throw SkillsErrors.draftNotFound(id);
+    const installed: InstalledSkill[] = [];
+    try {
+      const parsed = parseSkillUpload(taken.source, draft.kind).items;
+      for (const item of installOrder(parsed.filter((p) => wanted.includes(p.pkg.manifest.slug)))) {
+        const slug =
+          input.target === 'shared'
+            ? await this.store.installShared(actor, item.pkg, input.share_config)
+            : await this.store.installPersonal(actor, item.pkg);
+        const draftSlug = item.pkg.manifest.slug;
+        installed.push({
+          draft_slug: draftSlug,
+          slug,
+          warnings:
+            slug === draftSlug
+              ? []
+              : [`The slug "${draftSlug}" is taken by a shared skill: installed as "${slug}".`],
+        });
+      }
+      await taken.done();
+      return installed;
+    } catch (error) {
+      // All or nothing for shared installs: the ones already made are removed again, so a retry of the
+      // restored draft does not install them twice (as `-v2`).
+      if (input.target === 'shared') {
+        for (const done of installed)
+          await this.catalog.removeShared(actor, done.slug).catch(() => undefined);
+      }
+      await taken.restore();
+      throw error;
+    }
+  }
+
+  /** Discards the draft (its creator, or an admin). */
+  async discard(actor: ShareActor, id: string): Promise<void> {
+    await this.owned(actor, id, true);
+    await this.files.remove(id);
+  }
+
+  removeExpired(now = new Date()): Promise<number> {
+    return this.files.removeExpired(now);
+  }
+
+  private async owned(actor: ShareActor, id: string, adminMay: boolean): Promise<StoredDraft> {
+    await this.removeExpired();
+    const draft = await this.files.read(id);
+    const mayUse =
+      draft !== undefined && (draft.owner_id === actor.id || (adminMay && roleAtLeast(actor.role, 'admin')));
+    if (!mayUse) throw SkillsErrors.draftNotFound(id);
+    return draft;
+  }
+
+  private async itemOf(owner: ShareActor, item: ParsedSkill): Promise<DraftItem> {
+    const m = item.pkg.manifest;
+    const warnings: string[] = [];
+    if ((await this.skills.findBySlug(m.slug)) !== null) {
+      warnings.push(
+        `A shared skill "${m.slug}" exists: installed as a shared skill, this one gets the next free slug ("${m.slug}-v2", …).`,
+      );
+    }
+    if (await this.locations.hasPersonal(owner, m.slug)) {
+      warnings.push(`Installed as a personal skill, this replaces your personal skill "${m.slug}".`);
+    }
+    return {
+      slug: m.slug,
+      name: m.name,
+      description: m.description,
+      version: m.version,
+      tool_dependencies: m.tool_dependencies,
+      mcp_dependencies: m.mcp_dependencies,
+      skill_dependencies: m.skill_dependencies,
+      warnings,
+      folder: item.folder,
+    };
+  }
+}
+
+function view(draft: StoredDraft): DraftView {
+  return {
+    id: draft.id,
+    expires_at: draft.expires_at,
+    items: draft.items.map(({ folder: _folder, ...item }) => item),
+    failures: draft.failures,
+  };
+}
