@@ -8,6 +8,7 @@ export const SKILLS_ENTITIES = [SkillEntity, SkillsSettingsEntity];
 export { SkillsModule } from './skills.module.js';
 export { SkillsCoreModule } from './skills-core.module.js';
 export { SkillsStore } from './storage/skills.store.js';
+export { SkillResolution } from './runtime/skill-resolution.js';
 export { SkillsSettings } from './settings/skills-settings.js';
 export { SkillDependencyCatalog } from './dependencies/skill-dependency-catalog.js';
 export type { McpServerDirectory } from './dependencies/skill-dependency-catalog.js';

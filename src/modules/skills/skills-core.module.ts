@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AgentsModule } from '../agents/index.js';
+import { RunAssemblyPortsModule } from '../agent-runtime/index.js';
 import { ToolsModule } from '../tools/index.js';
 import { UsersModule } from '../users/index.js';
 import { WorkspaceModule } from '../workspace/index.js';
@@ -14,6 +16,9 @@ import { SkillReadPolicy } from './storage/skill-read.policy.js';
 import { SkillShareConfigPolicy } from './storage/skill-share-config.policy.js';
 import { SkillsRepository } from './storage/skills.repository.js';
 import { SkillsStore } from './storage/skills.store.js';
+import { SkillResolution } from './runtime/skill-resolution.js';
+import { SkillRunConnector } from './runtime/skill-run-connector.js';
+import { SkillsResourceSource } from './runtime/skills-resource-source.js';
 
 /**
  * What every process needs of skills (API and worker alike): the index and files, the builtin sync at
@@ -26,6 +31,8 @@ import { SkillsStore } from './storage/skills.store.js';
     WorkspaceModule,
     ToolsModule,
     UsersModule,
+    AgentsModule,
+    RunAssemblyPortsModule,
   ],
   providers: [
     SkillsRepository,
@@ -37,6 +44,9 @@ import { SkillsStore } from './storage/skills.store.js';
     SkillReadPolicy,
     BuiltinSkillsSync,
     SkillsSettings,
+    SkillsResourceSource,
+    SkillResolution,
+    SkillRunConnector,
   ],
   exports: [
     SkillsRepository,
@@ -46,6 +56,7 @@ import { SkillsStore } from './storage/skills.store.js';
     SkillDependencyRules,
     SkillsStore,
     SkillsSettings,
+    SkillResolution,
   ],
 })
 export class SkillsCoreModule {}

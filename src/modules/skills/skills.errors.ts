@@ -21,6 +21,7 @@ export const SkillsErrorCode = {
   TOO_MANY_FILES: 'skills.too_many_files',
   SHARED_INSTALL_FORBIDDEN: 'skills.shared_install_forbidden',
   HAS_DEPENDENTS: 'skills.has_dependents',
+  PRELOAD_ROOT_MISSING: 'skills.preload_root_missing',
 } as const;
 export type SkillsErrorCode = (typeof SkillsErrorCode)[keyof typeof SkillsErrorCode];
 
@@ -28,6 +29,14 @@ export type SkillsErrorCode = (typeof SkillsErrorCode)[keyof typeof SkillsErrorC
 const shown = (text: string): string => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
 
 export const SkillsErrors = {
+  /** A preloaded skill's root SKILL.md is gone: the run cannot start with it. */
+  preloadRootMissing: (slug: string) =>
+    new DomainError(
+      'unprocessable',
+      SkillsErrorCode.PRELOAD_ROOT_MISSING,
+      `The preloaded skill "${shown(slug)}" has no SKILL.md.`,
+      { details: { slug: shown(slug) } },
+    ),
   notFound: (slug: string) =>
     new DomainError('not_found', SkillsErrorCode.NOT_FOUND, `No skill "${shown(slug)}".`, {
       details: { slug: shown(slug) },

@@ -8,6 +8,7 @@ import {
 } from '../../agents/index.js';
 import type { RunEntity } from '../runs/run.entity.js';
 import type { RunConfigSnapshot } from './run-config-snapshot.js';
+import { RunSkills, skillsPromptSection } from './run-skills.js';
 import { RunAuthorization, type RunActor, type RunSubject } from './run-authorization.js';
 
 export interface PreparedRun {
@@ -24,6 +25,7 @@ export class RunContextPreparer {
   constructor(
     private readonly authorization: RunAuthorization,
     private readonly catalog: AgentResourceCatalog,
+    private readonly skills: RunSkills,
   ) {}
 
   async prepare(run: RunSubject & Pick<RunEntity, 'model'>): Promise<PreparedRun> {
@@ -37,14 +39,19 @@ export class RunContextPreparer {
     // Only skills the run may use can be preloaded.
     const skills = new Set(fields.skills);
     fields.preload_skills = fields.preload_skills.filter((slug) => skills.has(slug));
+    const runSkills = await this.skills.resolve(actor, fields.skills, fields.preload_skills);
+    fields.preload_skills = runSkills.preloaded.map((skill) => skill.slug);
+    const section = skillsPromptSection(runSkills);
+    const prompt = [agent.config.system_prompt, section].filter((part) => part !== '').join('\n\n');
     return {
       actor,
       snapshot: {
         agent: { id: agent.id, slug: agent.slug, name: agent.name, is_subagent: agent.isSubagent },
-        system_prompt: agent.config.system_prompt,
+        system_prompt: prompt,
         model: run.model ?? agent.config.model,
         max_execution_steps: agent.config.max_execution_steps,
         ...fields,
+        effective_skills: runSkills.skills,
       },
     };
   }
