@@ -3,6 +3,7 @@ import { ArtifactsModule } from '../artifacts/index.js';
 import { ThreadsModule } from '../threads/index.js';
 import { AgentCallsController } from './agent-calls/agent-calls.controller.js';
 import { AgentCallsService } from './agent-calls/agent-calls.service.js';
+import { ActivatedSkillsReader } from './graph/activated-skills-reader.js';
 import { RunEventStreams } from './events/run-event-streams.js';
 import { RunEventsController } from './events/run-events.controller.js';
 import { RunStreamSlots } from './events/run-stream-slots.js';
@@ -17,6 +18,14 @@ import { QuestionsController } from './questions/questions.controller.js';
 @Module({
   imports: [RunsCoreModule, ThreadsModule, ArtifactsModule],
   controllers: [RunsController, RunEventsController, AgentCallsController, QuestionsController],
-  providers: [RunsService, RunCreation, RunCancellation, AgentCallsService, RunEventStreams, RunStreamSlots],
+  providers: [
+    ActivatedSkillsReader,
+    RunsService,
+    RunCreation,
+    RunCancellation,
+    AgentCallsService,
+    RunEventStreams,
+    RunStreamSlots,
+  ],
 })
 export class AgentRuntimeModule {}

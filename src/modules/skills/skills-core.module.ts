@@ -18,6 +18,8 @@ import { SkillsRepository } from './storage/skills.repository.js';
 import { SkillsStore } from './storage/skills.store.js';
 import { SkillResolution } from './runtime/skill-resolution.js';
 import { SkillRunConnector } from './runtime/skill-run-connector.js';
+import { SkillToolVisibility } from './runtime/skill-tool-visibility.js';
+import { SkillToolsSource } from './runtime/skill-tools.source.js';
 import { SkillsResourceSource } from './runtime/skills-resource-source.js';
 
 /**
@@ -47,6 +49,8 @@ import { SkillsResourceSource } from './runtime/skills-resource-source.js';
     SkillsResourceSource,
     SkillResolution,
     SkillRunConnector,
+    SkillToolsSource,
+    SkillToolVisibility,
   ],
   exports: [
     SkillsRepository,

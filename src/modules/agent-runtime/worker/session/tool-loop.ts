@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { ToolCallResult } from '../../../tools/index.js';
 import { ASK_USER_QUESTION } from '../../questions/ask-user-question.tool.js';
 import { askTurnQuestions } from './question-interrupt.js';
+import { skillActivatedBy } from './skill-activation.js';
 import type { ModelToolCall, SessionScope } from './session-scope.js';
 
 /**
@@ -21,13 +22,17 @@ export function toolMessageId(runId: string, requestId: string, toolCallId: stri
  * one interrupt), each result recorded (lease-fenced) and emitted. A result an earlier attempt stored
  * is reused, not executed again. Stops at a safe point between calls if the run was asked to.
  */
-export async function runTools(scope: SessionScope, request: AIMessage): Promise<ToolMessage[]> {
+export async function runTools(
+  scope: SessionScope,
+  request: AIMessage,
+): Promise<{ messages: ToolMessage[]; activatedSkills: string[] }> {
   const { runId, threadId, leaseToken } = scope.init;
   const calls = request.tool_calls ?? [];
   const ids = calls.map((call) => toolMessageId(runId, request.id ?? '', call.id!));
   const stored = new Map((await scope.deps.messages.findByIds(ids)).map((row) => [row.id, row]));
   const execute = (call: ModelToolCall) => executeCall(scope, call);
   const results: ToolMessage[] = [];
+  const activated: string[] = [];
   let answered: Map<string, ToolCallResult> | null = null;
   for (const [index, call] of calls.entries()) {
     scope.safePoint();
@@ -48,6 +53,8 @@ export async function runTools(scope: SessionScope, request: AIMessage): Promise
       result = await execute(call);
     }
     const { content, isError } = result;
+    const skill = skillActivatedBy(scope.init.snapshot, call, result.isError);
+    if (skill !== null) activated.push(skill);
     await scope.deps.messages.insertFenced(
       { id, threadId, runId, role: 'tool', content, toolCallId: call.id!, name: call.name },
       leaseToken,
@@ -68,7 +75,8 @@ export async function runTools(scope: SessionScope, request: AIMessage): Promise
       }),
     );
   }
-  return results;
+  scope.activate(activated);
+  return { messages: results, activatedSkills: activated };
 }
 
 /** Its lines carry the run's log fields (`RunLogContext`). */
