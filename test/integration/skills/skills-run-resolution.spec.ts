@@ -150,4 +150,39 @@ describe('skills: per-run resolution (system prompt, snapshot, preload)', () => 
     });
     expect(fake.requests.length).toBe(before);
   });
+
+  it('keeps a prepared run on its snapshot; a change to a shared skill applies to runs prepared afterwards', async () => {
+    const user = await ctx.newUser();
+    const skill = await newSharedSkill(
+      ctx,
+      admin,
+      { 'SKILL.md': skillMd('res-frozen') },
+      sharedWith(user, admin),
+    );
+    const agent = await newAgent(ctx, user, 'Frozen agent', { skills: [skill] });
+    const threadId = await newThread(ctx, user, agent);
+    const start = fake.requests.length;
+    fake.script(
+      { toolCalls: [{ id: 'f_ask', name: 'ask_user_question', args: { questions: [{ question: 'Go?' }] } }] },
+      { text: 'resumed' },
+    );
+    const run = await startRun(ctx, user, threadId, { input: 'hello' });
+    expect(await waitForStatus(ctx, run.run_id, (s) => s === 'waiting' || isTerminal(s))).toBe('waiting');
+    await ctx.dataSource
+      .getRepository(SkillEntity)
+      .update({ slug: skill }, { description: 'Rewritten description.', revision: 2 });
+    const answered = await ctx.http
+      .post(`/api/runs/${run.run_id}/answers`)
+      .set(auth(user))
+      .send({ answers: { 'q-1': 'yes' } });
+    expect(answered.status).toBe(200);
+    expect(await waitForStatus(ctx, run.run_id, isTerminal)).toBe('completed');
+    const resumed = fake.requests.slice(start);
+    expect(resumed).toHaveLength(2);
+    expect(systemPrompt(resumed[1])).toContain(`The ${skill} skill.`);
+    expect(systemPrompt(resumed[1])).not.toContain('Rewritten description.');
+
+    const later = await runOnce(user, agent);
+    expect(systemPrompt(later.requests[0])).toContain('Rewritten description.');
+  });
 });
