@@ -5,8 +5,8 @@ import { TestMcpServer } from '../../support/mcp/mcp-test-server';
 import { offeredTools, toolAnswer } from '../../support/runs/model-requests';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
 import { startRuntime } from '../../support/runs/runtime-context';
-import { newSharedSkill, skillMd } from '../../support/skills';
-import { newAgent, sharedSkillPath } from '../../support/skills-runtime';
+import { newPersonalSkill, newSharedSkill, skillMd } from '../../support/skills';
+import { newAgent, personalSkillPath, sharedSkillPath } from '../../support/skills-runtime';
 import type { TestContext, TestUser } from '../../support/test-app';
 
 describe('skills: tool gating, progressive activation, preload', () => {
@@ -161,5 +161,26 @@ describe('skills: tool gating, progressive activation, preload', () => {
     expect(offeredTools(requests[2])).toContain('gate_lookup');
     expect(toolAnswer(requests[3].body.messages, 'm_call')!.content).toContain('b');
     expect(mcp.received.filter((m) => m.method === 'tools/call')).toHaveLength(1);
+  });
+
+  it('activates a personal skill by a read of its personal SKILL.md path', async () => {
+    const user = await ctx.newUser();
+    const mine = await newPersonalSkill(ctx, user, {
+      'SKILL.md': skillMd('gate-personal', ['tool_dependencies: [edit_file]']),
+    });
+    const agent = await newAgent(ctx, user, 'Personal gate agent', { tools: ['read_file'], skills: [] });
+    const threadId = await newThread(ctx, user, agent);
+    const start = fake.requests.length;
+    fake.script(
+      { toolCalls: [{ id: 'p_read', name: 'read_file', args: { file_path: personalSkillPath(mine) } }] },
+      { text: 'done' },
+    );
+    const { run_id: runId } = await startRun(ctx, user, threadId, { input: 'mine' });
+    expect(await waitForStatus(ctx, runId, isTerminal)).toBe('completed');
+    const requests = fake.requests.slice(start);
+    expect(offeredTools(requests[0])).not.toContain('edit_file');
+    expect(errorCode(toolAnswer(requests[1].body.messages, 'p_read')!.content)).toBeUndefined();
+    expect(offeredTools(requests[1])).toContain('edit_file');
+    expect((await state(user, threadId)).activated_skills).toEqual([mine]);
   });
 });

@@ -185,4 +185,28 @@ describe('skills: per-run resolution (system prompt, snapshot, preload)', () => 
     const later = await runOnce(user, agent);
     expect(systemPrompt(later.requests[0])).toContain('Rewritten description.');
   });
+
+  it('preloads every selected skill with preload_skills "all"', async () => {
+    const user = await ctx.newUser();
+    const one = await newSharedSkill(
+      ctx,
+      admin,
+      { 'SKILL.md': skillMd('res-all-one', [], '# One\n\nmarker-one-91\n') },
+      sharedWith(user, admin),
+    );
+    const two = await newSharedSkill(
+      ctx,
+      admin,
+      { 'SKILL.md': skillMd('res-all-two', [], '# Two\n\nmarker-two-92\n') },
+      sharedWith(user, admin),
+    );
+    const agent = await newAgent(ctx, user, 'Preload all agent', {
+      skills: [one, two],
+      preload_skills: 'all',
+    });
+    const { status, requests } = await runOnce(user, agent);
+    expect(status).toBe('completed');
+    expect(systemPrompt(requests[0])).toContain('marker-one-91');
+    expect(systemPrompt(requests[0])).toContain('marker-two-92');
+  });
 });
