@@ -19,3 +19,8 @@ export function skillActivatedBy(
   if (typeof path !== 'string') return null;
   return snapshot.effective_skills?.find((skill) => skill.path === path)?.slug ?? null;
 }
+
+/** Whether stored tool message content is a failed call's (`{"error":{…}}`, as the ToolExecutor writes it). */
+export function isErrorContent(content: string): boolean {
+  return content.startsWith('{"error":{');
+}

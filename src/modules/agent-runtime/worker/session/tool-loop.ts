@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { ToolCallResult } from '../../../tools/index.js';
 import { ASK_USER_QUESTION } from '../../questions/ask-user-question.tool.js';
 import { askTurnQuestions } from './question-interrupt.js';
-import { skillActivatedBy } from './skill-activation.js';
+import { isErrorContent, skillActivatedBy } from './skill-activation.js';
 import type { ModelToolCall, SessionScope } from './session-scope.js';
 
 /**
@@ -43,6 +43,8 @@ export async function runTools(
       results.push(
         new ToolMessage({ id, content: previous.content, tool_call_id: call.id!, name: call.name }),
       );
+      const reused = skillActivatedBy(scope.init.snapshot, call, isErrorContent(previous.content));
+      if (reused !== null) activated.push(reused);
       continue;
     }
     let result: ToolCallResult;
