@@ -174,11 +174,12 @@ async function inProcessRuns(database: BenchDatabase, modelBaseUrl: string) {
         return full!;
       },
       runTools: (request) =>
-        Promise.resolve(
-          (request.tool_calls ?? []).map(
+        Promise.resolve({
+          messages: (request.tool_calls ?? []).map(
             (call) => new ToolMessage({ content: 'ok', tool_call_id: call.id!, name: call.name }),
           ),
-        ),
+          activatedSkills: [],
+        }),
     },
     saver,
   );
@@ -226,7 +227,10 @@ async function assemblyTimes(database: BenchDatabase, dataDir: string): Promise<
         model: null,
       });
       const { executable } = await assembler.assemble({ runId, actor, snapshot });
-      await visibility.visible({ runId, threadId: randomUUID(), snapshot }, executable);
+      await visibility.visible(
+        { runId, threadId: randomUUID(), snapshot, activatedSkills: new Set() },
+        executable,
+      );
       samples.push(performance.now() - started);
     }
     return samples;

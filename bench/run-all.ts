@@ -5,6 +5,7 @@ import { runThroughputBench } from './auth-throughput.bench.js';
 import { runColdStartBench } from './cold-start.bench.js';
 import { runMcpBench } from './mcp.bench.js';
 import { runSubagentsBench } from './subagents.bench.js';
+import { runSkillResolutionBench } from './skills-resolution.bench.js';
 import { runToolPipelineBench } from './tool-pipeline.bench.js';
 import { createBenchContext } from './support/bench-context.js';
 import { BENCH_REDIS_PREFIX, BENCH_REDIS_URL } from './support/bench-env.js';
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
   context.progress(`Redis prefix ${BENCH_REDIS_PREFIX}, working dir ${context.workDir}`);
   const toolPipeline = await runToolPipelineBench(context);
   const mcp = await runMcpBench(context);
+  const skills = await runSkillResolutionBench(context);
   const coldStart = await runColdStartBench(context);
   const throughput = await runThroughputBench(context);
   const agentRuns = await runAgentRunsBench(context);
@@ -40,6 +42,7 @@ async function main(): Promise<void> {
     machine,
     toolPipeline,
     mcp,
+    skills,
     coldStart,
     throughput,
     agentRuns,

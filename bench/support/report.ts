@@ -3,6 +3,8 @@ import type { ThroughputFigures } from '../auth-throughput.bench.js';
 import type { ColdStartFigures } from '../cold-start.bench.js';
 import type { McpFigures } from '../mcp.bench.js';
 import type { SubagentFigures } from '../subagents.bench.js';
+import type { SkillResolutionFigures } from '../skills-resolution.bench.js';
+import { skillResolutionLines } from '../skills-resolution.bench.js';
 import type { PipelineFigures } from '../tool-pipeline.bench.js';
 import { LOAD_CONNECTIONS, LOAD_SECONDS, WARMUP_SECONDS } from './load.js';
 import { round } from './stats.js';
@@ -19,6 +21,7 @@ export interface BenchReport {
   machine: Machine;
   toolPipeline: PipelineFigures;
   mcp: McpFigures;
+  skills: SkillResolutionFigures;
   coldStart: ColdStartFigures;
   throughput: ThroughputFigures;
   agentRuns: AgentRunFigures;
@@ -93,6 +96,8 @@ export function formatReport(report: BenchReport): string {
     `ratio at p50: ${round(report.toolPipeline.ratioP50, 1)}x`,
     '',
     ...mcpLines(report.mcp),
+    '',
+    ...skillResolutionLines(report.skills),
     '',
     'Cold start of `node dist/src/main.js` until GET /api/health = 200 (ms)',
     table(['case', 'runs', 'min', 'median', 'max', 'SIGTERM→exit median'], startRows),

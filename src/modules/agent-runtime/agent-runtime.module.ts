@@ -3,6 +3,7 @@ import { ArtifactsModule } from '../artifacts/index.js';
 import { ThreadsModule } from '../threads/index.js';
 import { AgentCallsController } from './agent-calls/agent-calls.controller.js';
 import { AgentCallsService } from './agent-calls/agent-calls.service.js';
+import { ActivatedSkillsReader } from './graph/activated-skills-reader.js';
 import { RunEventStreams } from './events/run-event-streams.js';
 import { RunEventsController } from './events/run-events.controller.js';
 import { RunStreamSlots } from './events/run-stream-slots.js';
@@ -18,6 +19,14 @@ import { SubagentsModule } from './subagents/subagents.module.js';
 @Module({
   imports: [RunsCoreModule, ThreadsModule, ArtifactsModule, SubagentsModule],
   controllers: [RunsController, RunEventsController, AgentCallsController, QuestionsController],
-  providers: [RunsService, RunCreation, RunCancellation, AgentCallsService, RunEventStreams, RunStreamSlots],
+  providers: [
+    ActivatedSkillsReader,
+    RunsService,
+    RunCreation,
+    RunCancellation,
+    AgentCallsService,
+    RunEventStreams,
+    RunStreamSlots,
+  ],
 })
 export class AgentRuntimeModule {}

@@ -26,3 +26,8 @@ export type {
   ToolSourceOutput,
   UnavailableComponent,
 } from './assembly/run-tool-sources.js';
+export { RunSkills } from './assembly/run-skills.js';
+export type { ResolvedRunSkills, RunSkill, RunSkillResolver } from './assembly/run-skills.js';
+export { ToolVisibility } from './assembly/tool-visibility.js';
+export type { ToolVisibilityPolicy, VisibilityContext } from './assembly/tool-visibility.js';
+export type { RunConfigSnapshot } from './assembly/run-config-snapshot.js';

@@ -3,6 +3,7 @@ import { RunAssemblyPortsModule } from '../agent-runtime/index.js';
 import { WorkspaceModule } from '../workspace/index.js';
 import { McpCoreModule } from './mcp-core.module.js';
 import { McpToolLoader } from './runtime/mcp-tool-loader.js';
+import { McpSkillDependencySource } from './runtime/mcp-skill-dependency.source.js';
 import { McpToolSource } from './runtime/mcp-tool-source.js';
 
 /**
@@ -11,7 +12,7 @@ import { McpToolSource } from './runtime/mcp-tool-source.js';
  */
 @Module({
   imports: [McpCoreModule, RunAssemblyPortsModule, WorkspaceModule],
-  providers: [McpToolLoader, McpToolSource],
+  providers: [McpToolLoader, McpToolSource, McpSkillDependencySource],
   exports: [McpToolLoader],
 })
 export class McpRuntimeModule {}

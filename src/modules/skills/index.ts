@@ -9,6 +9,7 @@ export { SkillsModule } from './skills.module.js';
 export { SkillsCoreModule } from './skills-core.module.js';
 export { SkillsInstallToolModule } from './install/skills-install-tool.module.js';
 export { SkillsStore } from './storage/skills.store.js';
+export { SkillResolution } from './runtime/skill-resolution.js';
 export { SkillsSettings } from './settings/skills-settings.js';
 export { SkillDependencyCatalog } from './dependencies/skill-dependency-catalog.js';
 export type { McpServerDirectory } from './dependencies/skill-dependency-catalog.js';

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { McpCoreModule } from '../mcp/index.js';
 import { McpDependencyDirectory } from './dependencies/mcp-dependency-directory.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AgentsModule } from '../agents/index.js';
+import { RunAssemblyPortsModule } from '../agent-runtime/index.js';
 import { ToolsModule } from '../tools/index.js';
 import { UsersModule } from '../users/index.js';
 import { WorkspaceModule } from '../workspace/index.js';
@@ -16,6 +18,11 @@ import { SkillReadPolicy } from './storage/skill-read.policy.js';
 import { SkillShareConfigPolicy } from './storage/skill-share-config.policy.js';
 import { SkillsRepository } from './storage/skills.repository.js';
 import { SkillsStore } from './storage/skills.store.js';
+import { SkillResolution } from './runtime/skill-resolution.js';
+import { SkillRunConnector } from './runtime/skill-run-connector.js';
+import { SkillToolVisibility } from './runtime/skill-tool-visibility.js';
+import { SkillToolsSource } from './runtime/skill-tools.source.js';
+import { SkillsResourceSource } from './runtime/skills-resource-source.js';
 
 /**
  * What every process needs of skills (API and worker alike): the index and files, the builtin sync at
@@ -29,6 +36,8 @@ import { SkillsStore } from './storage/skills.store.js';
     ToolsModule,
     UsersModule,
     McpCoreModule,
+    AgentsModule,
+    RunAssemblyPortsModule,
   ],
   providers: [
     McpDependencyDirectory,
@@ -41,6 +50,11 @@ import { SkillsStore } from './storage/skills.store.js';
     SkillReadPolicy,
     BuiltinSkillsSync,
     SkillsSettings,
+    SkillsResourceSource,
+    SkillResolution,
+    SkillRunConnector,
+    SkillToolsSource,
+    SkillToolVisibility,
   ],
   exports: [
     SkillsRepository,
@@ -50,6 +64,7 @@ import { SkillsStore } from './storage/skills.store.js';
     SkillDependencyRules,
     SkillsStore,
     SkillsSettings,
+    SkillResolution,
   ],
 })
 export class SkillsCoreModule {}

@@ -30,6 +30,7 @@ export const SkillsErrorCode = {
   INVALID_ARCHIVE: 'skills.invalid_archive',
   UNKNOWN_SKILL_NAMES: 'skills.unknown_skill_names',
   REMOTE_SOURCE_REFUSED: 'skills.remote_source_refused',
+  PRELOAD_ROOT_MISSING: 'skills.preload_root_missing',
 } as const;
 export type SkillsErrorCode = (typeof SkillsErrorCode)[keyof typeof SkillsErrorCode];
 
@@ -37,6 +38,14 @@ export type SkillsErrorCode = (typeof SkillsErrorCode)[keyof typeof SkillsErrorC
 const shown = (text: string): string => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
 
 export const SkillsErrors = {
+  /** A preloaded skill's root SKILL.md is gone: the run cannot start with it. */
+  preloadRootMissing: (slug: string) =>
+    new DomainError(
+      'unprocessable',
+      SkillsErrorCode.PRELOAD_ROOT_MISSING,
+      `The preloaded skill "${shown(slug)}" has no SKILL.md.`,
+      { details: { slug: shown(slug) } },
+    ),
   notFound: (slug: string) =>
     new DomainError('not_found', SkillsErrorCode.NOT_FOUND, `No skill "${shown(slug)}".`, {
       details: { slug: shown(slug) },

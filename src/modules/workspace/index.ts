@@ -11,7 +11,12 @@ export { WorkspacePathResolver } from './paths/workspace-path-resolver.js';
 export type { ResolvedWorkspacePath } from './paths/workspace-path-resolver.js';
 export { WorkspaceQuota } from './quota/workspace-quota.js';
 export { LargeToolResults } from './large-tool-results.js';
-export { isInternalWorkspacePath, workdirVirtualPath } from './paths/virtual-paths.js';
+export {
+  isInternalWorkspacePath,
+  PERSONAL_SKILLS_ROOT,
+  SHARED_SKILLS_ROOT,
+  workdirVirtualPath,
+} from './paths/virtual-paths.js';
 export { uploadTempDir } from './paths/upload-temp-dir.js';
 export { SharedSkillReadPolicies } from './paths/shared-skill-read-policy.js';
 export type { SharedSkillReadPolicy } from './paths/shared-skill-read-policy.js';

@@ -15,8 +15,13 @@ describe('threads are bound to their agent by id', () => {
   let victim: TestUser;
   let stranger: TestUser;
 
+  /** The agents' prompts the model saw (without the skills section the runtime appends). */
   const promptsSeen = () =>
-    fake.requests.flatMap((r) => r.body.messages.filter((m) => m.role === 'system').map((m) => m.content));
+    fake.requests.flatMap((r) =>
+      r.body.messages
+        .filter((m) => m.role === 'system')
+        .map((m) => String(m.content).split('\n\n## Skills\n')[0]),
+    );
 
   const createAgent = async (owner: TestUser, slug: string, prompt: string, sharedWith: string[] = []) => {
     const res = await ctx.http

@@ -1,3 +1,5 @@
+import type { RunSkill } from './run-skills.js';
+
 /**
  * What a run executes with: the agent's saved selection intersected with what the running user may use
  * (seed "工具组装流程" step 1), frozen on the run when it is first claimed so a resumed run behaves the
@@ -14,6 +16,8 @@ export interface RunConfigSnapshot {
   subagents: string[];
   mcps: string[];
   preload_skills: string[];
+  /** Effective skills with their revisions (absent on snapshots taken before skills were resolved). */
+  effective_skills?: RunSkill[];
   /** The callable subagents (`subagents`) as the system prompt lists them; absent in older snapshots. */
   subagent_profiles?: SubagentProfile[];
 }

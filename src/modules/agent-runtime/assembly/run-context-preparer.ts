@@ -8,6 +8,7 @@ import {
 } from '../../agents/index.js';
 import type { RunEntity } from '../runs/run.entity.js';
 import type { RunConfigSnapshot, SubagentProfile } from './run-config-snapshot.js';
+import { RunSkills, skillsPromptSection } from './run-skills.js';
 import { RunAuthorization, type RunActor, type RunSubject } from './run-authorization.js';
 
 export interface PreparedRun {
@@ -24,6 +25,7 @@ export class RunContextPreparer {
   constructor(
     private readonly authorization: RunAuthorization,
     private readonly catalog: AgentResourceCatalog,
+    private readonly skills: RunSkills,
   ) {}
 
   async prepare(run: RunSubject & Pick<RunEntity, 'model'>): Promise<PreparedRun> {
@@ -39,15 +41,20 @@ export class RunContextPreparer {
     fields.preload_skills = fields.preload_skills.filter((slug) => skills.has(slug));
     // Subagents never delegate further, whatever their saved selection says.
     if (agent.isSubagent) fields.subagents = [];
+    const runSkills = await this.skills.resolve(actor, fields.skills, fields.preload_skills);
+    fields.preload_skills = runSkills.preloaded.map((skill) => skill.slug);
+    const section = skillsPromptSection(runSkills);
+    const prompt = [agent.config.system_prompt, section].filter((part) => part !== '').join('\n\n');
     return {
       actor,
       snapshot: {
         agent: { id: agent.id, slug: agent.slug, name: agent.name, is_subagent: agent.isSubagent },
-        system_prompt: agent.config.system_prompt,
+        system_prompt: prompt,
         model: run.model ?? agent.config.model,
         max_execution_steps: agent.config.max_execution_steps,
         ...fields,
         subagent_profiles: await this.profiles(fields.subagents, actor),
+        effective_skills: runSkills.skills,
       },
     };
   }

@@ -13,6 +13,8 @@ export interface OfferedTool {
   execution?: RegisteredTool;
   /** Names the tool's origin in a name clash when finer than the source's label (one MCP server). */
   origin?: string;
+  /** The MCP server a tool comes from (skills gate their `mcp_dependencies` by server). */
+  server?: string;
 }
 
 /** A component left out of a run because it cannot be used now (not configured, server down). */

@@ -6,6 +6,8 @@ export interface VisibilityContext {
   runId: string;
   threadId: string;
   snapshot: RunConfigSnapshot;
+  /** Skills the model activated by reading their SKILL.md (graph state). */
+  activatedSkills: ReadonlySet<string>;
 }
 
 /**

@@ -2,18 +2,28 @@ import { AIMessage, type BaseMessage, type ToolMessage } from '@langchain/core/m
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { Annotation, END, messagesStateReducer, START, StateGraph } from '@langchain/langgraph';
 
-/** The checkpointed state of a thread: its messages, and the run that wrote them last. */
+/**
+ * The checkpointed state of a thread: its messages, the run that wrote them last, and the skills the
+ * model activated by reading their SKILL.md (kept across resumes; only ever added to).
+ */
 export const RunState = Annotation.Root({
   messages: Annotation<BaseMessage[]>({ reducer: messagesStateReducer, default: () => [] }),
   runId: Annotation<string>(),
+  activatedSkills: Annotation<string[]>({
+    reducer: (current, added) => [...new Set([...current, ...added])],
+    default: () => [],
+  }),
 });
 
 export type RunStateValues = typeof RunState.State;
 
 /** What the two nodes do; implemented per run by `RunSession`. */
 export interface AgentSteps {
-  callModel(history: BaseMessage[]): Promise<AIMessage>;
-  runTools(request: AIMessage): Promise<ToolMessage[]>;
+  callModel(history: BaseMessage[], activatedSkills: readonly string[]): Promise<AIMessage>;
+  runTools(
+    request: AIMessage,
+    activatedSkills: readonly string[],
+  ): Promise<{ messages: ToolMessage[]; activatedSkills: string[] }>;
 }
 
 const lastAssistant = (messages: BaseMessage[]): AIMessage | null => {
@@ -27,10 +37,13 @@ const lastAssistant = (messages: BaseMessage[]): AIMessage | null => {
  */
 export function buildAgentGraph(steps: AgentSteps, checkpointer: BaseCheckpointSaver) {
   return new StateGraph(RunState)
-    .addNode('agent', async (state) => ({ messages: [await steps.callModel(state.messages)] }))
+    .addNode('agent', async (state) => ({
+      messages: [await steps.callModel(state.messages, state.activatedSkills)],
+    }))
     .addNode('tools', async (state) => {
       const request = lastAssistant(state.messages);
-      return { messages: request === null ? [] : await steps.runTools(request) };
+      if (request === null) return { messages: [] };
+      return steps.runTools(request, state.activatedSkills);
     })
     .addEdge(START, 'agent')
     .addConditionalEdges(

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ActivatedSkillsReader } from '../graph/activated-skills-reader.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
 import { CommonErrors } from '../../../common/errors/common.errors.js';
 import type { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
@@ -24,6 +25,7 @@ export const streamUrlOf = (runId: string) => `/api/runs/${runId}/events`;
 @Injectable()
 export class RunsService {
   constructor(
+    private readonly activatedSkills: ActivatedSkillsReader,
     private readonly threads: ThreadsService,
     private readonly runs: RunsRepository,
     private readonly creation: RunCreation,
@@ -91,7 +93,7 @@ export class RunsService {
         run_id: a.runId,
         created_at: a.createdAt.toISOString(),
       })),
-      activated_skills: [],
+      activated_skills: await this.activatedSkills.of(threadId),
     };
   }
 }

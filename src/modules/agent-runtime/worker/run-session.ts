@@ -20,11 +20,16 @@ export class RunSession implements AgentSteps {
     this.scope = new SessionScope(deps, init);
   }
 
-  callModel(history: BaseMessage[]): Promise<AIMessage> {
+  callModel(history: BaseMessage[], activatedSkills: readonly string[]): Promise<AIMessage> {
+    this.scope.activate(activatedSkills);
     return callModel(this.scope, history);
   }
 
-  runTools(request: AIMessage): Promise<ToolMessage[]> {
+  runTools(
+    request: AIMessage,
+    activatedSkills: readonly string[],
+  ): Promise<{ messages: ToolMessage[]; activatedSkills: string[] }> {
+    this.scope.activate(activatedSkills);
     return runTools(this.scope, request);
   }
 }

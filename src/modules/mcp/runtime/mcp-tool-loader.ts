@@ -91,6 +91,7 @@ export class McpToolLoader {
       parameters: info.inputSchema,
       execution,
       origin: `MCP server "${slug}"`,
+      server: slug,
     };
   }
 

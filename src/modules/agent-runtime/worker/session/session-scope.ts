@@ -48,6 +48,8 @@ export class SessionScope {
   private visible: ReadonlySet<string> | null = null;
   /** Raw arguments of tool calls the model sent as invalid JSON (refused by the executor's guards). */
   readonly invalidArgs = new Map<string, string>();
+  /** Skills activated so far in this thread (from the graph state, plus reads of this session). */
+  private readonly activated = new Set<string>();
 
   constructor(
     readonly deps: RunSessionDeps,
@@ -57,7 +59,7 @@ export class SessionScope {
   /** The tools the model may see now (asked again on every model call). */
   async refreshVisibleTools(): Promise<OfferedTool[]> {
     const { snapshot, runId, threadId } = this.init;
-    const context: VisibilityContext = { runId, threadId, snapshot };
+    const context: VisibilityContext = { runId, threadId, snapshot, activatedSkills: this.activated };
     const visible = await this.deps.visibility.visible(context, this.init.executable);
     this.visible = new Set(visible.map((tool) => tool.name));
     return visible;
@@ -67,6 +69,10 @@ export class SessionScope {
   async visibleToolNames(): Promise<ReadonlySet<string>> {
     if (this.visible === null) await this.refreshVisibleTools();
     return this.visible!;
+  }
+
+  activate(slugs: Iterable<string>): void {
+    for (const slug of slugs) this.activated.add(slug);
   }
 
   emit(events: NewRunEvent[]) {

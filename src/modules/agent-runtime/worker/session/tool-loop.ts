@@ -6,6 +6,7 @@ import { ASK_USER_QUESTION } from '../../questions/ask-user-question.tool.js';
 import { SUBAGENT_AWAIT } from '../../subagents/subagent-tool-schemas.js';
 import { askTurnQuestions } from './question-interrupt.js';
 import { awaitTurnSubagents } from './subagent-await.js';
+import { isErrorContent, skillActivatedBy } from './skill-activation.js';
 import type { ModelToolCall, SessionScope } from './session-scope.js';
 
 /**
@@ -23,13 +24,17 @@ export function toolMessageId(runId: string, requestId: string, toolCallId: stri
  * one interrupt), each result recorded (lease-fenced) and emitted. A result an earlier attempt stored
  * is reused, not executed again. Stops at a safe point between calls if the run was asked to.
  */
-export async function runTools(scope: SessionScope, request: AIMessage): Promise<ToolMessage[]> {
+export async function runTools(
+  scope: SessionScope,
+  request: AIMessage,
+): Promise<{ messages: ToolMessage[]; activatedSkills: string[] }> {
   const { runId, threadId, leaseToken } = scope.init;
   const calls = request.tool_calls ?? [];
   const ids = calls.map((call) => toolMessageId(runId, request.id ?? '', call.id!));
   const stored = new Map((await scope.deps.messages.findByIds(ids)).map((row) => [row.id, row]));
   const execute = (call: ModelToolCall) => executeCall(scope, call);
   const results: ToolMessage[] = [];
+  const activated: string[] = [];
   let answered: Map<string, ToolCallResult> | null = null;
   let awaited: Map<string, ToolCallResult> | null = null;
   const isStored = (position: number) => stored.has(ids[position]);
@@ -42,6 +47,8 @@ export async function runTools(scope: SessionScope, request: AIMessage): Promise
       results.push(
         new ToolMessage({ id, content: previous.content, tool_call_id: call.id!, name: call.name }),
       );
+      const reused = skillActivatedBy(scope.init.snapshot, call, isErrorContent(previous.content));
+      if (reused !== null) activated.push(reused);
       continue;
     }
     let result: ToolCallResult;
@@ -56,6 +63,8 @@ export async function runTools(scope: SessionScope, request: AIMessage): Promise
       result = await execute(call);
     }
     const { content, isError } = result;
+    const skill = skillActivatedBy(scope.init.snapshot, call, result.isError);
+    if (skill !== null) activated.push(skill);
     await scope.deps.messages.insertFenced(
       { id, threadId, runId, role: 'tool', content, toolCallId: call.id!, name: call.name },
       leaseToken,
@@ -76,7 +85,8 @@ export async function runTools(scope: SessionScope, request: AIMessage): Promise
       }),
     );
   }
-  return results;
+  scope.activate(activated);
+  return { messages: results, activatedSkills: activated };
 }
 
 /** Its lines carry the run's log fields (`RunLogContext`). */
