@@ -123,7 +123,10 @@ describe('local engine', () => {
     const controller = new AbortController();
     const png = renderTextImage(Array.from({ length: 15 }, (_, i) => `Abort me while recognising line ${i}`));
     const pending = convert('png', png, controller.signal);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Wait for the conversion thread to be up (slow on a loaded machine), then let it get into recognition.
+    for (let waited = 0; runner.liveWorkers === 0 && waited < 15_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 500));
     expect(runner.liveWorkers).toBe(1);
     const abortedAt = Date.now();
     controller.abort(new Error('run cancelled'));
