@@ -2,8 +2,6 @@ import { HumanMessage, ToolMessage, type AIMessage } from '@langchain/core/messa
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { NestFactory } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
@@ -17,7 +15,7 @@ import { argsJsonSchema } from '../src/modules/tools/registry/args-json-schema.j
 import { writeFileSchema } from '../src/modules/workspace/files/file-tool-schemas.js';
 import { WorkerModule } from '../src/worker.module.js';
 import type { BenchContext } from './support/bench-context.js';
-import { createBenchDatabase, type BenchDatabase } from './support/bench-database.js';
+import type { BenchDatabase } from './support/bench-database.js';
 import {
   ADMIN_PASSWORD,
   ADMIN_USERNAME,
@@ -25,10 +23,9 @@ import {
   databaseUrl,
   randomSuffix,
 } from './support/bench-env.js';
-import { FakeModelServer, threeToolCalls } from './support/fake-model-server.js';
-import { freePort } from './support/free-port.js';
+import { threeToolCalls } from './support/fake-model-server.js';
 import { httpRequest } from './support/http.js';
-import { ServerProcess } from './support/server-process.js';
+import { startSplitService } from './support/split-service.js';
 import { readRunEvents } from './support/sse-reader.js';
 import { percentile } from './support/stats.js';
 
@@ -294,38 +291,8 @@ async function fanout(api: Api, database: BenchDatabase) {
  * calls → SSE), against the same graph and checkpointer invoked in-process.
  */
 export async function runAgentRunsBench(context: BenchContext): Promise<AgentRunFigures> {
-  const database = await createBenchDatabase();
-  const fake = await FakeModelServer.start(threeToolCalls(TOOL.name, TOOL.args));
-  const dataDir = join(context.workDir, 'data', database.name);
-  await mkdir(dataDir, { recursive: true });
-  const port = await freePort();
-  const env = {
-    ...appEnvironment({ databaseName: database.name, port, dataDir }),
-    OPENAI_BASE_URL: fake.baseUrl,
-    DEFAULT_MODEL: 'bench-model',
-  };
-  const { server: apiServer } = await ServerProcess.start({
-    label: 'api',
-    script: context.appScript,
-    port,
-    env: { ...env, APP_ROLE: 'api' },
-    cwd: context.workDir,
-    healthPath: '/api/health',
-  });
-  const { server: worker } = await ServerProcess.start({
-    label: 'worker',
-    script: context.appScript,
-    port,
-    env: {
-      ...env,
-      APP_ROLE: 'worker',
-      LOG_LEVEL: 'info',
-      RUN_WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
-    },
-    cwd: context.workDir,
-    healthPath: '',
-    readyOutput: 'agent-runs worker started',
-  });
+  const service = await startSplitService(context, threeToolCalls(TOOL.name, TOOL.args), WORKER_CONCURRENCY);
+  const { database, fake, dataDir, api: apiServer } = service;
   try {
     const api = await Api.login(apiServer.baseUrl);
     process.on('exit', () => process.stderr.write(apiServer.capturedOutput.slice(-3000)));
@@ -350,9 +317,6 @@ export async function runAgentRunsBench(context: BenchContext): Promise<AgentRun
       fanout: fan,
     };
   } finally {
-    await worker.stop();
-    await apiServer.stop();
-    await fake.close();
-    await database.drop();
+    await service.stop();
   }
 }

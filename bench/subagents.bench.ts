@@ -1,13 +1,9 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { BenchContext } from './support/bench-context.js';
-import { createBenchDatabase } from './support/bench-database.js';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, appEnvironment } from './support/bench-env.js';
-import { FakeModelServer, type ChatMessage, type Reply } from './support/fake-model-server.js';
-import { freePort } from './support/free-port.js';
+import { ADMIN_PASSWORD, ADMIN_USERNAME } from './support/bench-env.js';
+import type { ChatMessage, Reply } from './support/fake-model-server.js';
 import { httpRequest } from './support/http.js';
-import { ServerProcess } from './support/server-process.js';
+import { startSplitService } from './support/split-service.js';
 import { readRunEvents } from './support/sse-reader.js';
 import { median } from './support/stats.js';
 
@@ -95,38 +91,8 @@ async function timedRun(baseUrl: string, token: string, input: string): Promise<
  * children ran in parallel and the awaiting parent held no slot.
  */
 export async function runSubagentsBench(context: BenchContext): Promise<SubagentFigures> {
-  const database = await createBenchDatabase();
-  const fake = await FakeModelServer.start(respond);
-  const dataDir = join(context.workDir, 'data', database.name);
-  await mkdir(dataDir, { recursive: true });
-  const port = await freePort();
-  const env = {
-    ...appEnvironment({ databaseName: database.name, port, dataDir }),
-    OPENAI_BASE_URL: fake.baseUrl,
-    DEFAULT_MODEL: 'bench-model',
-  };
-  const { server: api } = await ServerProcess.start({
-    label: 'api',
-    script: context.appScript,
-    port,
-    env: { ...env, APP_ROLE: 'api' },
-    cwd: context.workDir,
-    healthPath: '/api/health',
-  });
-  const { server: worker } = await ServerProcess.start({
-    label: 'worker',
-    script: context.appScript,
-    port,
-    env: {
-      ...env,
-      APP_ROLE: 'worker',
-      LOG_LEVEL: 'info',
-      RUN_WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
-    },
-    cwd: context.workDir,
-    healthPath: '',
-    readyOutput: 'agent-runs worker started',
-  });
+  const service = await startSplitService(context, respond, WORKER_CONCURRENCY);
+  const { api } = service;
   try {
     const { access_token: token } = await post<{ access_token: string }>(api.baseUrl, '/api/auth/token', {
       username: ADMIN_USERNAME,
@@ -150,9 +116,6 @@ export async function runSubagentsBench(context: BenchContext): Promise<Subagent
       ratio: parentWithTwoChildrenMs / slowestChildAloneMs,
     };
   } finally {
-    await worker.stop();
-    await api.stop();
-    await fake.close();
-    await database.drop();
+    await service.stop();
   }
 }

@@ -41,5 +41,7 @@ export function appEnvironment(options: {
     SECRETS_KEY: randomBytes(32).toString('base64'),
     ADMIN_USERNAME,
     ADMIN_PASSWORD,
+    // The fan-out figure opens 500 streams as one user: above the per-user cap a deployment would keep.
+    SSE_MAX_STREAMS_PER_USER: '1000',
   };
 }

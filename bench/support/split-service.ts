@@ -1,0 +1,65 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BenchContext } from './bench-context.js';
+import { createBenchDatabase, type BenchDatabase } from './bench-database.js';
+import { appEnvironment } from './bench-env.js';
+import { FakeModelServer, type ChatMessage, type Reply } from './fake-model-server.js';
+import { freePort } from './free-port.js';
+import { ServerProcess } from './server-process.js';
+
+/** The service as deployed: an API process and a worker process on a fresh database, a fake model. */
+export interface SplitService {
+  database: BenchDatabase;
+  fake: FakeModelServer;
+  dataDir: string;
+  api: ServerProcess;
+  worker: ServerProcess;
+  stop(): Promise<void>;
+}
+
+export async function startSplitService(
+  context: BenchContext,
+  respond: (messages: ChatMessage[]) => Reply,
+  workerConcurrency: number,
+): Promise<SplitService> {
+  const database = await createBenchDatabase();
+  const fake = await FakeModelServer.start(respond);
+  const dataDir = join(context.workDir, 'data', database.name);
+  await mkdir(dataDir, { recursive: true });
+  const port = await freePort();
+  const env = {
+    ...appEnvironment({ databaseName: database.name, port, dataDir }),
+    OPENAI_BASE_URL: fake.baseUrl,
+    DEFAULT_MODEL: 'bench-model',
+  };
+  const { server: api } = await ServerProcess.start({
+    label: 'api',
+    script: context.appScript,
+    port,
+    env: { ...env, APP_ROLE: 'api' },
+    cwd: context.workDir,
+    healthPath: '/api/health',
+  });
+  const { server: worker } = await ServerProcess.start({
+    label: 'worker',
+    script: context.appScript,
+    port,
+    env: { ...env, APP_ROLE: 'worker', LOG_LEVEL: 'info', RUN_WORKER_CONCURRENCY: String(workerConcurrency) },
+    cwd: context.workDir,
+    healthPath: '',
+    readyOutput: 'agent-runs worker started',
+  });
+  return {
+    database,
+    fake,
+    dataDir,
+    api,
+    worker,
+    async stop() {
+      await worker.stop();
+      await api.stop();
+      await fake.close();
+      await database.drop();
+    },
+  };
+}
