@@ -1,29 +1,13 @@
 import { runAgentRunsBench } from './agent-runs.bench.js';
-import { createBenchContext } from './support/bench-context.js';
-import { BENCH_REDIS_PREFIX, BENCH_REDIS_URL } from './support/bench-env.js';
-import { cleanupOnSignals, onCleanup, runCleanup } from './support/cleanup.js';
-import { deleteRedisKeys } from './support/redis-keys.js';
+import { runBenchMain } from './support/bench-main.js';
 import { agentRunLines, formatJsonLine } from './support/report.js';
 
 /** `npm run bench:runs`: only the agent-runs bench (the full set is `npm run bench`). */
-async function main(): Promise<void> {
-  cleanupOnSignals();
-  onCleanup(`delete Redis keys ${BENCH_REDIS_PREFIX}:*`, async () => {
-    await deleteRedisKeys(BENCH_REDIS_URL, BENCH_REDIS_PREFIX);
-  });
-  const figures = await runAgentRunsBench(await createBenchContext());
-  process.stdout.write(`\n${agentRunLines(figures).join('\n')}\n`);
-  process.stdout.write(`${JSON.stringify(JSON.parse(formatJsonLine({ agentRuns: figures } as never)))}\n`);
-}
-
-main()
-  .catch((error: unknown) => {
-    process.exitCode = 1;
-    process.stderr.write(
-      `\nBENCH FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-  })
-  .finally(async () => {
-    await runCleanup();
-    process.exit(process.exitCode ?? 0);
-  });
+runBenchMain(
+  async (context) => {
+    const figures = await runAgentRunsBench(context);
+    const json = JSON.stringify(JSON.parse(formatJsonLine({ agentRuns: figures } as never)));
+    return `${agentRunLines(figures).join('\n')}\n${json}`;
+  },
+  { usesRedis: true },
+);
