@@ -12,6 +12,9 @@ export { AgentRuntimeModule } from './agent-runtime.module.js';
 export const loadAgentRunWorkerModule = () =>
   import('./agent-run-worker.module.js').then((m) => m.AgentRunWorkerModule);
 export { RunsCoreModule } from './runs-core.module.js';
+export { CheckpointRetentionModule } from './checkpoints/checkpoint-retention.module.js';
+export { CheckpointPruning } from './checkpoints/checkpoint-pruning.js';
+export type { PruneCounts } from './checkpoints/checkpoint-pruning.js';
 export { RunAuthorizationModule } from './run-authorization.module.js';
 export { RunAuthorization } from './assembly/run-authorization.js';
 export type { HeldRun } from './assembly/run-authorization.js';
