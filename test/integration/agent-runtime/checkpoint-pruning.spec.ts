@@ -1,8 +1,11 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { CheckpointPruning } from '../../../src/modules/agent-runtime/checkpoints/checkpoint-pruning';
+import { LOCK_ACTIVE_RUNS_SQL } from '../../../src/modules/agent-runtime/checkpoints/checkpoint-prune-sql';
 import { MAINTENANCE_QUEUE, MaintenanceJobs } from '../../../src/modules/maintenance/maintenance.queue';
 import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import { childRuns, requestsFor, SubagentScripts } from '../../support/subagents/subagent-runtime';
+import { call, gate, parentTurns, startCall } from '../../support/subagents/subagent-scripts';
 import { checkpointRows } from '../../support/runs/checkpoint-rows';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
 import { startRuntime } from '../../support/runs/runtime-context';
@@ -118,6 +121,89 @@ describe('checkpoint pruning', () => {
       'before the question',
       'ask me',
     ]);
+  });
+
+  it('holds an answer to a waiting run until the prune of its thread commits', async () => {
+    const threadId = await newThread(ctx, user);
+    fake.script({
+      toolCalls: [
+        { id: 'call_ask', name: 'ask_user_question', args: { questions: [{ question: 'Size?' }] } },
+      ],
+    });
+    const { run_id: runId } = await startRun(ctx, user, threadId, { input: 'ask during a prune' });
+    expect(await waitForStatus(ctx, runId, (s) => s === 'waiting' || isTerminal(s))).toBe('waiting');
+
+    // The prune's first statement, in a transaction left open: the answer must wait for it.
+    const prune = ctx.dataSource.createQueryRunner();
+    await prune.connect();
+    await prune.startTransaction();
+    try {
+      expect(await prune.query(LOCK_ACTIVE_RUNS_SQL, [threadId])).toEqual([{ status: 'waiting' }]);
+      fake.script({ text: 'Large.' });
+      const answered = ctx.http
+        .post(`/api/runs/${runId}/answers`)
+        .set(auth(user))
+        .send({ answers: { 'q-1': 'large' } })
+        .then((res) => res.status);
+      const blocked = async () => {
+        const [row] = await ctx.dataSource.query<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        return row.n > 0;
+      };
+      for (let i = 0; i < 200 && !(await blocked()); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(await blocked()).toBe(true);
+      expect(await waitForStatus(ctx, runId, () => true)).toBe('waiting');
+      await prune.commitTransaction();
+      expect(await answered).toBe(200);
+    } finally {
+      if (prune.isTransactionActive) await prune.rollbackTransaction();
+      await prune.release();
+    }
+    expect(await waitForStatus(ctx, runId, isTerminal)).toBe('completed');
+  });
+
+  it('prunes a parent parked in subagent_await, leaves its running child alone, and the parent resumes', async () => {
+    const child = gate();
+    new SubagentScripts(fake)
+      .on('pruned child task', () => ({ reply: { text: 'output of the child' }, after: child.opened }))
+      .on(
+        'pruned parent',
+        parentTurns([
+          () => ({ toolCalls: [startCall('start_c', 'pruned child task')] }),
+          (results) => ({
+            toolCalls: [call('await_c', 'subagent_await', { run_id: results.get('start_c')!.run_id })],
+          }),
+          () => ({ text: 'the child is done' }),
+        ]),
+      );
+    const threadId = await newThread(ctx, user);
+    const parent = await startRun(ctx, user, threadId, { input: 'pruned parent' });
+    expect(await waitForStatus(ctx, parent.run_id, (s) => s === 'waiting' || isTerminal(s))).toBe('waiting');
+    const [kid] = await childRuns(ctx, parent.run_id);
+    expect(await waitForStatus(ctx, kid.id, (s) => s === 'running' || isTerminal(s))).toBe('running');
+    const childBefore = await checkpointRows(ctx, kid.thread_id);
+    expect((await checkpointRows(ctx, threadId)).checkpoints).toBeGreaterThan(1);
+
+    await pruning.pruneAll();
+    expect(await checkpointRows(ctx, threadId)).toMatchObject({
+      checkpoints: 1,
+      staleBlobs: 0,
+      staleWrites: 0,
+    });
+    expect(await checkpointRows(ctx, kid.thread_id)).toEqual(childBefore);
+
+    child.open();
+    expect(await waitForStatus(ctx, parent.run_id, isTerminal)).toBe('completed');
+    const last = requestsFor(fake, 'pruned parent').at(-1)!.body.messages;
+    const awaited = last.find((m) => m.role === 'tool' && m.tool_call_id === 'await_c');
+    expect(JSON.parse(String(awaited?.content))).toEqual({
+      run_id: kid.id,
+      status: 'completed',
+      output: 'output of the child',
+    });
+    expect(last.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)).toEqual(['start_c', 'await_c']);
   });
 
   it('leaves a thread with a running run untouched', async () => {
