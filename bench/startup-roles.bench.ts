@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BenchContext } from './support/bench-context.js';
 import { createBenchDatabase, type BenchDatabase } from './support/bench-database.js';
@@ -19,6 +19,18 @@ export interface RoleStartup {
   /** Spawn of `node dist/src/main.js` → first `GET /api/health` 200 (api, all) or the worker's ready line. */
   startupMs: Spread;
   samplesMs: number[];
+  /**
+   * CPU time (user + system) the process had used once ready: what the start costs, whatever else the
+   * machine runs (wall time grows with the machine's load, this does not).
+   */
+  cpuMs: Spread;
+}
+
+/** User + system CPU milliseconds of a process so far (Linux: /proc/<pid>/stat, 100 ticks per second). */
+async function cpuMsOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 export type StartupFigures = Record<StartupRole, RoleStartup>;
@@ -28,7 +40,7 @@ async function startOnce(
   database: BenchDatabase,
   role: StartupRole,
   label: string,
-): Promise<number> {
+): Promise<{ wallMs: number; cpuMs: number }> {
   const port = await freePort();
   const dataDir = join(context.workDir, 'data', database.name);
   await mkdir(dataDir, { recursive: true });
@@ -43,8 +55,9 @@ async function startOnce(
     healthPath: isWorker ? '' : '/api/health',
     ...(isWorker ? { readyOutput: WORKER_READY } : {}),
   });
+  const cpuMs = await cpuMsOf(server.pid);
   await server.stop();
-  return startupMs;
+  return { wallMs: startupMs, cpuMs };
 }
 
 /**
@@ -56,17 +69,22 @@ export async function runStartupRolesBench(context: BenchContext): Promise<Start
   try {
     await startOnce(context, database, 'all', 'startup warm-up (migrations)');
     const samples: Record<StartupRole, number[]> = { api: [], worker: [], all: [] };
+    const cpu: Record<StartupRole, number[]> = { api: [], worker: [], all: [] };
     for (let run = 1; run <= STARTUP_RUNS; run++) {
       for (const role of STARTUP_ROLES) {
-        const ms = await startOnce(context, database, role, `startup ${role} ${run}/${STARTUP_RUNS}`);
-        samples[role].push(ms);
-        context.progress(`startup APP_ROLE=${role} ${run}/${STARTUP_RUNS}: ${ms.toFixed(0)} ms`);
+        const one = await startOnce(context, database, role, `startup ${role} ${run}/${STARTUP_RUNS}`);
+        samples[role].push(one.wallMs);
+        cpu[role].push(one.cpuMs);
+        context.progress(
+          `startup APP_ROLE=${role} ${run}/${STARTUP_RUNS}: ${one.wallMs.toFixed(0)} ms (CPU ${one.cpuMs} ms)`,
+        );
       }
     }
     const figures = (role: StartupRole): RoleStartup => ({
       runs: samples[role].length,
       startupMs: spread(samples[role]),
       samplesMs: samples[role],
+      cpuMs: spread(cpu[role]),
     });
     return { api: figures('api'), worker: figures('worker'), all: figures('all') };
   } finally {

@@ -60,6 +60,11 @@ export class ServerProcess {
     });
   }
 
+  /** The child's process id (to read its CPU time from /proc). */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   get baseUrl(): string {
     return `http://127.0.0.1:${this.options.port}`;
   }
