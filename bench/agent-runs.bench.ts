@@ -202,9 +202,7 @@ async function assemblyTimes(database: BenchDatabase, dataDir: string): Promise<
     REDIS_PREFIX: `yuxi-bench-assembly-${randomSuffix()}`,
     DB_MIGRATE_ON_START: 'false',
   });
-  const app = await NestFactory.createApplicationContext(await WorkerModule.forRoot(config), {
-    logger: false,
-  });
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: false });
   try {
     const [user] = await app
       .get(DataSource)

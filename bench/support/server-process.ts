@@ -60,13 +60,12 @@ export class ServerProcess {
     });
   }
 
-  /** The child's process id (to read its CPU time from /proc). */
-  get pid(): number {
-    return this.child.pid!;
-  }
-
   get baseUrl(): string {
     return `http://127.0.0.1:${this.options.port}`;
+  }
+
+  get pid(): number {
+    return this.child.pid!;
   }
 
   get capturedOutput(): string {
