@@ -17,7 +17,12 @@ import { WorkspaceModule } from './modules/workspace/index.js';
 import { UsersModule } from './modules/users/index.js';
 import { ShutdownLog } from './bootstrap/shutdown-log.js';
 import { BoundedWorkerDrain } from './queue/bounded-worker-drain.js';
-import { WORKER_MODULES } from './worker.module.js';
+
+/**
+ * The worker modules of `APP_ROLE=all`, loaded only then: an API process never imports the worker's code
+ * (the graph, the model client, the checkpointer), which keeps its start short.
+ */
+const workerModules = () => import('./worker.module.js').then((m) => m.WorkerModulesBundle.forRoot());
 
 /** The API process; with `APP_ROLE=all` (the default) it also consumes the queues. */
 @Module({})
@@ -42,7 +47,7 @@ export class AppModule {
         ImprovementMarksModule,
         SkillsModule,
         McpModule,
-        ...(runsWorkers ? WORKER_MODULES : []),
+        ...(runsWorkers ? [workerModules()] : []),
       ],
       providers: [ShutdownLog, ...(runsWorkers ? [BoundedWorkerDrain] : [])],
     };

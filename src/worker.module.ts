@@ -1,7 +1,7 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, type Type } from '@nestjs/common';
 import { coreImports } from './core-imports.js';
 import type { AppConfig } from './config/app-config.js';
-import { AgentRunWorkerModule } from './modules/agent-runtime/index.js';
+import { loadAgentRunWorkerModule } from './modules/agent-runtime/index.js';
 import { ArtifactsModule } from './modules/artifacts/index.js';
 import { ImprovementMarksToolModule } from './modules/improvement-marks/index.js';
 import { MaintenanceModule } from './modules/maintenance/index.js';
@@ -16,28 +16,39 @@ import { BoundedWorkerDrain } from './queue/bounded-worker-drain.js';
 /**
  * What a worker process runs: the modules holding queue consumers, every module that registers tools,
  * so the worker can execute them, and `SkillsCoreModule` (builtin sync at start, the shared-skill read
- * policy the file tools ask).
+ * policy the file tools ask). The runs worker is imported here, on demand, so that an API process
+ * (which imports the module front doors) never loads it.
  */
-export const WORKER_MODULES = [
-  MaintenanceModule,
-  AgentRunWorkerModule,
-  WorkspaceModule,
-  ArtifactsModule,
-  OcrModule,
-  WebSearchModule,
-  ImprovementMarksToolModule,
-  SkillsCoreModule,
-  SkillsInstallToolModule,
-  McpRuntimeModule,
-];
+export async function workerModules(): Promise<Type[]> {
+  return [
+    MaintenanceModule,
+    await loadAgentRunWorkerModule(),
+    WorkspaceModule,
+    ArtifactsModule,
+    OcrModule,
+    WebSearchModule,
+    ImprovementMarksToolModule,
+    SkillsCoreModule,
+    SkillsInstallToolModule,
+    McpRuntimeModule,
+  ];
+}
+
+/** The worker modules as one module, for the API process of `APP_ROLE=all`. */
+@Module({})
+export class WorkerModulesBundle {
+  static async forRoot(): Promise<DynamicModule> {
+    return { module: WorkerModulesBundle, imports: await workerModules() };
+  }
+}
 
 /** The worker process: queue consumers without the HTTP layer. */
 @Module({})
 export class WorkerModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static async forRoot(config: AppConfig): Promise<DynamicModule> {
     return {
       module: WorkerModule,
-      imports: [...coreImports(config), ...WORKER_MODULES],
+      imports: [...coreImports(config), ...(await workerModules())],
       providers: [BoundedWorkerDrain, ShutdownLog],
     };
   }

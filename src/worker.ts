@@ -15,7 +15,9 @@ export async function startWorker(config: AppConfig): Promise<INestApplicationCo
   let held: NodeJS.Signals | null = null;
   const hold = (signal: NodeJS.Signals) => (held ??= signal);
   for (const signal of STOP_SIGNALS) process.on(signal, hold);
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
+  const app = await NestFactory.createApplicationContext(await WorkerModule.forRoot(config), {
+    bufferLogs: true,
+  });
   app.useLogger(app.get(Logger));
   app.get(ConsumersGate).open();
   app.enableShutdownHooks();

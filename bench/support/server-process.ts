@@ -64,6 +64,10 @@ export class ServerProcess {
     return `http://127.0.0.1:${this.options.port}`;
   }
 
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   get capturedOutput(): string {
     return this.output;
   }

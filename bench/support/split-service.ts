@@ -21,6 +21,8 @@ export async function startSplitService(
   context: BenchContext,
   respond: (messages: ChatMessage[]) => Reply,
   workerConcurrency: number,
+  /** More environment for both processes. */
+  extraEnv: Record<string, string> = {},
 ): Promise<SplitService> {
   const database = await createBenchDatabase();
   const fake = await FakeModelServer.start(respond);
@@ -31,6 +33,7 @@ export async function startSplitService(
     ...appEnvironment({ databaseName: database.name, port, dataDir }),
     OPENAI_BASE_URL: fake.baseUrl,
     DEFAULT_MODEL: 'bench-model',
+    ...extraEnv,
   };
   const { server: api } = await ServerProcess.start({
     label: 'api',

@@ -107,6 +107,10 @@ export class AppConfig {
     /** Longest free-text answer to an `ask_user_question` question. */
     readonly answerMaxChars: number;
     readonly shutdownGraceSeconds: number;
+    /** How often the maintenance worker prunes checkpoints older than each thread's latest. */
+    readonly checkpointPruneSeconds: number;
+    /** Threads one pruning batch reads (each pruned in its own transaction). */
+    readonly checkpointPruneBatch: number;
   };
 
   constructor(values: AppConfig) {

@@ -167,6 +167,8 @@ const schema = z.object({
   ANSWER_MAX_CHARS: integer(20_000, 1, 1_000_000),
   TOOL_TIMEOUT_SECONDS: integer(60, 1, 3600),
   IMPROVEMENT_MARKS_RETENTION_DAYS: integer(365, 1, 36_500),
+  CHECKPOINT_PRUNE_INTERVAL_SECONDS: integer(300, 10, 86_400),
+  CHECKPOINT_PRUNE_BATCH: integer(200, 1, 10_000),
   OCR_ENGINE: z.enum(['local', 'http', 'disable']).default('local'),
   OCR_HTTP_URL: z
     .string()
@@ -326,6 +328,8 @@ export function parseConfig(env: Environment): AppConfig {
       agentCallWaitSeconds: e.AGENT_CALL_WAIT_SECONDS,
       answerMaxChars: e.ANSWER_MAX_CHARS,
       shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+      checkpointPruneSeconds: e.CHECKPOINT_PRUNE_INTERVAL_SECONDS,
+      checkpointPruneBatch: e.CHECKPOINT_PRUNE_BATCH,
     },
   });
 }

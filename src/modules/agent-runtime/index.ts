@@ -8,8 +8,13 @@ import { RunEntity } from './runs/run.entity.js';
 export const AGENT_RUNTIME_ENTITIES = [RunEntity, RunEventEntity, MessageEntity, WaitingPointEntity];
 
 export { AgentRuntimeModule } from './agent-runtime.module.js';
-export { AgentRunWorkerModule } from './agent-run-worker.module.js';
+/** The worker side (graph, model client, checkpointer), loaded only by a process that runs workers. */
+export const loadAgentRunWorkerModule = () =>
+  import('./agent-run-worker.module.js').then((m) => m.AgentRunWorkerModule);
 export { RunsCoreModule } from './runs-core.module.js';
+export { CheckpointRetentionModule } from './checkpoints/checkpoint-retention.module.js';
+export { CheckpointPruning } from './checkpoints/checkpoint-pruning.js';
+export type { PruneCounts } from './checkpoints/checkpoint-pruning.js';
 export { RunAuthorizationModule } from './run-authorization.module.js';
 export { RunAuthorization } from './assembly/run-authorization.js';
 export type { HeldRun } from './assembly/run-authorization.js';

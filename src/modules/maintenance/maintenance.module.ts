@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
+import { CheckpointRetentionModule } from '../agent-runtime/index.js';
 import { ApiKeyRetentionModule } from '../auth/index.js';
 import { ImprovementMarksRetentionModule } from '../improvement-marks/index.js';
 import { MaintenanceProcessor } from './maintenance.processor.js';
@@ -12,6 +13,7 @@ import { MaintenanceScheduler } from './maintenance.scheduler.js';
     BullModule.registerQueue({ name: MAINTENANCE_QUEUE }),
     ApiKeyRetentionModule,
     ImprovementMarksRetentionModule,
+    CheckpointRetentionModule,
   ],
   providers: [MaintenanceProcessor, MaintenanceScheduler],
 })

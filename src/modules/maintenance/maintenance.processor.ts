@@ -1,6 +1,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
+import { CheckpointPruning } from '../agent-runtime/index.js';
 import { ApiKeyRetention } from '../auth/index.js';
 import { ImprovementMarksRetention } from '../improvement-marks/index.js';
 import { MAINTENANCE_QUEUE, MaintenanceJobs } from './maintenance.queue.js';
@@ -13,6 +14,7 @@ export class MaintenanceProcessor extends WorkerHost {
   constructor(
     private readonly apiKeyRetention: ApiKeyRetention,
     private readonly improvementMarksRetention: ImprovementMarksRetention,
+    private readonly checkpointPruning: CheckpointPruning,
   ) {
     super();
   }
@@ -28,6 +30,12 @@ export class MaintenanceProcessor extends WorkerHost {
         const deleted = await this.improvementMarksRetention.purgeExpired();
         if (deleted > 0) this.logger.log({ deleted }, 'purged expired improvement marks');
         return { deleted };
+      }
+      case MaintenanceJobs.pruneCheckpoints: {
+        const counts = await this.checkpointPruning.pruneAll();
+        const deleted = counts.checkpoints + counts.writes + counts.blobs;
+        if (deleted > 0) this.logger.log(counts, 'pruned superseded checkpoints');
+        return { deleted, ...counts };
       }
       default:
         throw new Error(`unknown maintenance job "${job.name}"`);

@@ -1,12 +1,16 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Queue } from 'bullmq';
+import { AppConfig } from '../../config/app-config.js';
 import { MAINTENANCE_QUEUE, MaintenanceJobs } from './maintenance.queue.js';
 
 /** Registers the recurring housekeeping jobs (idempotent: one scheduler per job, whatever the replicas). */
 @Injectable()
 export class MaintenanceScheduler implements OnApplicationBootstrap {
-  constructor(@InjectQueue(MAINTENANCE_QUEUE) private readonly queue: Queue) {}
+  constructor(
+    @InjectQueue(MAINTENANCE_QUEUE) private readonly queue: Queue,
+    private readonly config: AppConfig,
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.queue.upsertJobScheduler(
@@ -21,6 +25,11 @@ export class MaintenanceScheduler implements OnApplicationBootstrap {
         name: MaintenanceJobs.purgeExpiredImprovementMarks,
         opts: { removeOnComplete: 100, removeOnFail: 100 },
       },
+    );
+    await this.queue.upsertJobScheduler(
+      MaintenanceJobs.pruneCheckpoints,
+      { every: this.config.runtime.checkpointPruneSeconds * 1000 },
+      { name: MaintenanceJobs.pruneCheckpoints, opts: { removeOnComplete: 100, removeOnFail: 100 } },
     );
   }
 }
