@@ -22,7 +22,7 @@ export class Knowledge1796034000000 implements MigrationInterface {
       `CREATE UNIQUE INDEX "knowledge_chunks_file_chunk_key" ON "knowledge_chunks" ("file_id", "chunk_index")`,
     );
     await queryRunner.query(
-      `CREATE TABLE "knowledge_postings" ("kb_id" uuid NOT NULL, "term" text NOT NULL, "chunk_id" bigint NOT NULL, "file_id" uuid NOT NULL, "tf" integer NOT NULL, "chunk_length" integer NOT NULL, CONSTRAINT "knowledge_postings_pkey" PRIMARY KEY ("kb_id", "term", "chunk_id"), CONSTRAINT "knowledge_postings_file_id_fkey" FOREIGN KEY ("file_id") REFERENCES "knowledge_files"("id") ON DELETE CASCADE)`,
+      `CREATE TABLE "knowledge_postings" ("kb_id" uuid NOT NULL, "term" text NOT NULL, "chunk_id" bigint NOT NULL, "file_id" uuid NOT NULL, "tf" integer NOT NULL, "chunk_length" integer NOT NULL, CONSTRAINT "knowledge_postings_pkey" PRIMARY KEY ("kb_id", "term", "chunk_id") INCLUDE ("tf", "chunk_length"), CONSTRAINT "knowledge_postings_file_id_fkey" FOREIGN KEY ("file_id") REFERENCES "knowledge_files"("id") ON DELETE CASCADE)`,
     );
     await queryRunner.query(
       `CREATE INDEX "knowledge_postings_file_id_idx" ON "knowledge_postings" ("file_id")`,

@@ -16,26 +16,27 @@ const B = 0.75;
  * them; N and the total length come from the indexed files' counters, so no chunk row is read until the
  * winners are fetched.
  */
-const BM25_SQL = `
+export const BM25_SQL = `
 WITH stats AS (
   SELECT coalesce(sum(chunk_count), 0)::float8 AS n,
          greatest(coalesce(sum(token_count), 0)::float8 / greatest(coalesce(sum(chunk_count), 0), 1), 1) AS avgdl
     FROM knowledge_files WHERE kb_id = ANY($1::uuid[]) AND status = 'indexed'
 ),
 postings AS (
-  SELECT p.chunk_id, p.term, p.tf::float8 AS tf, p.chunk_length
+  SELECT p.chunk_id, p.term, p.tf::float8 AS tf, p.chunk_length::float8 AS chunk_length
     FROM knowledge_postings p
    WHERE p.kb_id = ANY($1::uuid[]) AND p.term = ANY($2::text[])
      AND ($4::text IS NULL OR p.file_id IN (
        SELECT f.id FROM knowledge_files f WHERE f.kb_id = ANY($1::uuid[]) AND lower(f.filename) = lower($4)))
 ),
-document_frequencies AS (
-  SELECT term, count(*)::float8 AS df FROM postings GROUP BY term
+weights AS (
+  SELECT d.term, ln(1 + (greatest(s.n, d.df) - d.df + 0.5) / (d.df + 0.5)) AS idf,
+         ${K1} * ${1 - B}::float8 AS k_fixed, ${K1} * ${B}::float8 / s.avgdl AS k_per_token
+    FROM (SELECT term, count(*)::float8 AS df FROM postings GROUP BY term) AS d CROSS JOIN stats s
 )
 SELECT p.chunk_id::text AS id,
-       sum(ln(1 + (greatest(s.n, d.df) - d.df + 0.5) / (d.df + 0.5))
-           * p.tf * ${K1 + 1} / (p.tf + ${K1} * (${1 - B} + ${B} * p.chunk_length / s.avgdl)))::float8 AS score
-  FROM postings p JOIN document_frequencies d USING (term) CROSS JOIN stats s
+       sum(w.idf * p.tf * ${K1 + 1}::float8 / (p.tf + w.k_fixed + w.k_per_token * p.chunk_length)) AS score
+  FROM postings p JOIN weights w USING (term)
  GROUP BY p.chunk_id
  ORDER BY score DESC, p.chunk_id ASC
  LIMIT $3`;
