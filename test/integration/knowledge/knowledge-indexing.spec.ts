@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { makeDocx } from '../../support/fixtures/make-docx';
 import { makePdf } from '../../support/fixtures/make-pdf';
 import { makeXlsx } from '../../support/fixtures/make-xlsx';
+import { KnowledgeIndexingProcessor } from '../../../src/modules/knowledge/indexing/knowledge-indexing.processor';
 import { newKb, queryKb, settledKbFile, uploadKbFile } from '../../support/knowledge';
 import { auth } from '../../support/runs/run-helpers';
 import { TestContext, type TestUser } from '../../support/test-app';
@@ -141,8 +142,20 @@ describe('knowledge files: upload, indexing, versions', () => {
       file_id: v1.file_id,
     });
 
+    // While the new version waits for the queue, the old one still answers.
+    const consumer = ctx.app.get(KnowledgeIndexingProcessor).worker;
+    await consumer.pause();
     const v3 = await uploadKbFile(ctx, admin, kbId, 'policy.md', '# Policy\n\nThe office opens at nine.');
     expect(v3.version).toBe(3);
+    try {
+      expect(
+        (await ctx.http.get(`/api/knowledge-bases/${kbId}/files/${v3.file_id}`).set(auth(admin))).body.status,
+      ).toBe('pending');
+      const waiting = await queryKb(ctx, reader, kbId, { query: 'office opens' });
+      expect(waiting.map((hit) => hit.file_id)).toEqual([v1.file_id]);
+    } finally {
+      await consumer.resume();
+    }
     expect((await settledKbFile(ctx, admin, kbId, v3.file_id)).status).toBe('indexed');
     const rows = await ctx.dataSource.query<{ id: string; version: number }[]>(
       `SELECT id, version FROM knowledge_files WHERE kb_id = $1 AND filename = 'policy.md'`,
