@@ -4,6 +4,7 @@ import type { AppConfig } from './config/app-config.js';
 import { loadAgentRunWorkerModule } from './modules/agent-runtime/index.js';
 import { ArtifactsModule } from './modules/artifacts/index.js';
 import { ImprovementMarksToolModule } from './modules/improvement-marks/index.js';
+import { KnowledgeWorkerModule } from './modules/knowledge/index.js';
 import { MaintenanceModule } from './modules/maintenance/index.js';
 import { McpRuntimeModule } from './modules/mcp/index.js';
 import { OcrModule } from './modules/ocr/index.js';
@@ -31,6 +32,7 @@ export async function workerModules(): Promise<Type[]> {
     SkillsCoreModule,
     SkillsInstallToolModule,
     McpRuntimeModule,
+    KnowledgeWorkerModule,
   ];
 }
 
