@@ -223,9 +223,10 @@ async function assemblyTimes(database: BenchDatabase, dataDir: string): Promise<
         agentSlug: 'default-chatbot',
         model: null,
       });
-      const { executable } = await assembler.assemble({ runId, actor, snapshot });
+      const threadId = randomUUID();
+      const { executable } = await assembler.assemble({ runId, threadId, actor, snapshot });
       await visibility.visible(
-        { runId, threadId: randomUUID(), snapshot, activatedSkills: new Set() },
+        { runId, threadId, snapshot, activatedSkills: new Set() },
         executable,
       );
       samples.push(performance.now() - started);
