@@ -15,6 +15,7 @@ import { McpServers1796030000000 } from './1796030000000-McpServers.js';
 import { WebSearchSettings1796031000000 } from './1796031000000-WebSearchSettings.js';
 import { Skills1796032000000 } from './1796032000000-Skills.js';
 import { SubagentAwaits1796033000000 } from './1796033000000-SubagentAwaits.js';
+import { Knowledge1796034000000 } from './1796034000000-Knowledge.js';
 
 /**
  * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
@@ -38,4 +39,5 @@ export const MIGRATIONS = [
   WebSearchSettings1796031000000,
   Skills1796032000000,
   SubagentAwaits1796033000000,
+  Knowledge1796034000000,
 ] as const;

@@ -2,6 +2,7 @@ import { AGENT_RUNTIME_ENTITIES } from './modules/agent-runtime/index.js';
 import { AGENTS_ENTITIES } from './modules/agents/index.js';
 import { ARTIFACTS_ENTITIES } from './modules/artifacts/index.js';
 import { AUTH_ENTITIES } from './modules/auth/index.js';
+import { KNOWLEDGE_ENTITIES } from './modules/knowledge/index.js';
 import { IMPROVEMENT_MARKS_ENTITIES } from './modules/improvement-marks/index.js';
 import { SKILLS_ENTITIES } from './modules/skills/index.js';
 import { MCP_ENTITIES } from './modules/mcp/index.js';
@@ -28,4 +29,5 @@ export const ENTITIES = [
   ...WEB_SEARCH_ENTITIES,
   ...SKILLS_ENTITIES,
   ...MCP_ENTITIES,
+  ...KNOWLEDGE_ENTITIES,
 ];

@@ -1,4 +1,24 @@
 // The knowledge module's front door: what other modules may use. Everything else is internal.
+import { KnowledgeSettingsEntity } from './settings/knowledge-settings.entity.js';
+import { KnowledgeBaseEntity } from './storage/knowledge-base.entity.js';
+import { KnowledgeChunkEntity } from './storage/knowledge-chunk.entity.js';
+import { KnowledgeFileEntity } from './storage/knowledge-file.entity.js';
+
+/** The module's tables, for the central entity list (`src/entities.ts`) only. */
+export const KNOWLEDGE_ENTITIES = [
+  KnowledgeBaseEntity,
+  KnowledgeFileEntity,
+  KnowledgeChunkEntity,
+  KnowledgeSettingsEntity,
+];
+
+export { KnowledgeModule } from './knowledge.module.js';
+export { KnowledgeCoreModule } from './knowledge-core.module.js';
+export { KnowledgeErrorCode } from './knowledge.errors.js';
+export { KnowledgeAccess, type KbSummary } from './access/knowledge-access.js';
+export { KnowledgeSearch } from './search/knowledge-search.js';
+export type { KbHit, KbQuery } from './search/kb-hit.js';
+export { KnowledgeSettings } from './settings/knowledge-settings.js';
 export { KnowledgeDelegationModule } from './delegation/knowledge-delegation.module.js';
 export { KnowledgeDelegation, KNOWLEDGE_MCP_AUDIENCE } from './delegation/knowledge-delegation.js';
 export type { DelegationGrant, VerifiedDelegation } from './delegation/knowledge-delegation.js';

@@ -1,0 +1,82 @@
+import { DomainError } from '../../common/errors/domain-error.js';
+
+export const KnowledgeErrorCode = {
+  /** Also for knowledge bases the caller may not read: their existence is not revealed. */
+  NOT_FOUND: 'knowledge.not_found',
+  /** A file that does not exist in this knowledge base (or whose knowledge base the caller cannot read). */
+  FILE_NOT_FOUND: 'knowledge.file_not_found',
+  MANAGE_FORBIDDEN: 'knowledge.manage_forbidden',
+  CREATE_FORBIDDEN: 'knowledge.create_forbidden',
+  SHARE_SCOPE_FORBIDDEN: 'knowledge.share_scope_forbidden',
+  MANAGE_SCOPE_OUTSIDE_READ_SCOPE: 'knowledge.manage_scope_outside_read_scope',
+  NO_FILE: 'knowledge.no_file',
+  UNSUPPORTED_FILE_TYPE: 'knowledge.unsupported_file_type',
+  /** The stored error of a file whose document could not be read (the reason is in the message). */
+  PARSE_FAILED: 'knowledge.parse_failed',
+  NO_TEXT: 'knowledge.no_text',
+  /** Knowledge is switched off (`PUT /api/system/settings/knowledge {enabled:false}`). */
+  UNAVAILABLE: 'knowledge.unavailable',
+  EMBEDDINGS_FAILED: 'knowledge.embeddings_failed',
+} as const;
+export type KnowledgeErrorCode = (typeof KnowledgeErrorCode)[keyof typeof KnowledgeErrorCode];
+
+/** Echoed back in errors; long inputs are cut so an error cannot be used to amplify output. */
+const shown = (text: string): string => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
+
+export const KnowledgeErrors = {
+  notFound: (kbId: string) =>
+    new DomainError('not_found', KnowledgeErrorCode.NOT_FOUND, `No knowledge base "${shown(kbId)}".`, {
+      details: { kb_id: shown(kbId) },
+    }),
+  fileNotFound: (fileId: string) =>
+    new DomainError('not_found', KnowledgeErrorCode.FILE_NOT_FOUND, `No file "${shown(fileId)}".`, {
+      details: { file_id: shown(fileId) },
+    }),
+  manageForbidden: (kbId: string) =>
+    new DomainError(
+      'forbidden',
+      KnowledgeErrorCode.MANAGE_FORBIDDEN,
+      `You may read but not change the knowledge base "${kbId}".`,
+      { details: { kb_id: kbId } },
+    ),
+  createForbidden: () =>
+    new DomainError('forbidden', KnowledgeErrorCode.CREATE_FORBIDDEN, 'Only admins create knowledge bases.'),
+  shareScopeForbidden: (level: string) =>
+    new DomainError(
+      'forbidden',
+      KnowledgeErrorCode.SHARE_SCOPE_FORBIDDEN,
+      `Only admins may share with the "${level}" level; name users instead.`,
+      { details: { level } },
+    ),
+  manageScopeOutsideReadScope: () =>
+    new DomainError(
+      'unprocessable',
+      KnowledgeErrorCode.MANAGE_SCOPE_OUTSIDE_READ_SCOPE,
+      'The manage scope must lie inside the read scope.',
+    ),
+  noFile: () =>
+    new DomainError('invalid', KnowledgeErrorCode.NO_FILE, 'The upload carries no file in the field "file".'),
+  unsupportedFileType: (filename: string, supported: readonly string[]) =>
+    new DomainError(
+      'unprocessable',
+      KnowledgeErrorCode.UNSUPPORTED_FILE_TYPE,
+      `"${shown(filename)}" is not a supported document (${supported.join(', ')}).`,
+      { details: { filename: shown(filename), supported } },
+    ),
+  parseFailed: (reason: string) =>
+    new DomainError(
+      'unprocessable',
+      KnowledgeErrorCode.PARSE_FAILED,
+      `The document could not be read: ${shown(reason)}`,
+    ),
+  noText: () =>
+    new DomainError('unprocessable', KnowledgeErrorCode.NO_TEXT, 'The document holds no text to index.'),
+  unavailable: () =>
+    new DomainError('unavailable', KnowledgeErrorCode.UNAVAILABLE, 'Knowledge bases are switched off.'),
+  embeddingsFailed: (reason: string) =>
+    new DomainError(
+      'unavailable',
+      KnowledgeErrorCode.EMBEDDINGS_FAILED,
+      `The embeddings service failed: ${shown(reason)}`,
+    ),
+};
