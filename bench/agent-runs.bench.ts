@@ -225,10 +225,7 @@ async function assemblyTimes(database: BenchDatabase, dataDir: string): Promise<
       });
       const threadId = randomUUID();
       const { executable } = await assembler.assemble({ runId, threadId, actor, snapshot });
-      await visibility.visible(
-        { runId, threadId, snapshot, activatedSkills: new Set() },
-        executable,
-      );
+      await visibility.visible({ runId, threadId, snapshot, activatedSkills: new Set() }, executable);
       samples.push(performance.now() - started);
     }
     return samples;

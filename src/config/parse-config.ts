@@ -243,8 +243,7 @@ function parseTargets(raw: string | undefined): string[] {
  * and which `Host` values the endpoint answers: the URL's own host plus `KNOWLEDGE_MCP_ALLOWED_HOSTS`.
  */
 function knowledgeMcpOf(e: z.infer<typeof schema>): AppConfig['knowledgeMcp'] {
-  const refuse = (problem: string) =>
-    new ConfigValidationError([{ variable: 'KNOWLEDGE_MCP_URL', problem }]);
+  const refuse = (problem: string) => new ConfigValidationError([{ variable: 'KNOWLEDGE_MCP_URL', problem }]);
   let url: URL;
   try {
     url = new URL(e.KNOWLEDGE_MCP_URL ?? `http://127.0.0.1:${e.PORT}/mcp/knowledge`);

@@ -23,3 +23,4 @@ export { KnowledgeDelegationModule } from './delegation/knowledge-delegation.mod
 export { KnowledgeDelegation, KNOWLEDGE_MCP_AUDIENCE } from './delegation/knowledge-delegation.js';
 export type { DelegationGrant, VerifiedDelegation } from './delegation/knowledge-delegation.js';
 export { KNOWLEDGE_MCP_PATH, KNOWLEDGE_UNAVAILABLE_RPC_CODE } from './delegation/knowledge-mcp-protocol.js';
+export { KnowledgeMcpModule } from './mcp-server/knowledge-mcp.module.js';

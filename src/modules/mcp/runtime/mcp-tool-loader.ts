@@ -117,8 +117,7 @@ export class McpToolLoader {
         base: false,
         timeoutMs: config.sseReadTimeoutMs,
       },
-      handler: (args, invocation) =>
-        wrap(invocation, () => this.call(config, info.name, args, invocation)),
+      handler: (args, invocation) => wrap(invocation, () => this.call(config, info.name, args, invocation)),
       availability: () => ({ available: true, reason: null }),
     };
     return {
