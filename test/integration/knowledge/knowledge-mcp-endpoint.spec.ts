@@ -1,6 +1,5 @@
 import { JwtService } from '@nestjs/jwt';
 import { createSecretKey, hkdfSync } from 'node:crypto';
-import type { AppConfig } from '../../../src/config/app-config';
 import { KnowledgeDelegation } from '../../../src/modules/knowledge/index';
 import {
   knowledgeClient,
@@ -71,7 +70,7 @@ describe('the knowledge MCP endpoint: who gets in', () => {
     const expired = new KnowledgeDelegation({
       ...ctx.config,
       knowledgeMcp: { ...ctx.config.knowledgeMcp, delegationTtlSeconds: -60 },
-    } as AppConfig).mint({ userId: user.id, runId: null, threadId: null, kbIds: [] });
+    }).mint({ userId: user.id, runId: null, threadId: null, kbIds: [] });
     const forged = new JwtService({ secret: 'another-secret-of-at-least-32-characters!' }).sign(claims, {
       algorithm: 'HS256',
       audience: 'knowledge-mcp',
