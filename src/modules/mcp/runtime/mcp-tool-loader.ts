@@ -40,7 +40,7 @@ export interface LoadedServerTools {
  * a server that fails is reported unavailable and costs the run nothing else. Disabled tools are left
  * out (so they are neither offered nor executable). The builtin `knowledge` server is discovered and
  * called as the run's user: every request carries a fresh delegation token for this run, its thread and
- * the knowledge bases of its snapshot.
+ * the knowledge bases of its snapshot (a run with none is not offered the knowledge tools at all).
  */
 @Injectable()
 export class McpToolLoader {
@@ -57,6 +57,8 @@ export class McpToolLoader {
     const loaded = await Promise.all(
       rows.map((row) => {
         if (row.slug !== KNOWLEDGE_MCP_SLUG || row.source !== 'builtin') return this.loadServer(row);
+        // A run without knowledge bases has nothing for the knowledge tools to reach: not even asked.
+        if (run.snapshot.knowledges.length === 0) return Promise.resolve({ tools: [], unavailable: [] });
         const grant = (userId: string): DelegationGrant => ({
           userId,
           runId: run.runId,
