@@ -240,4 +240,14 @@ describe('knowledge tools in runs, through the real /mcp/knowledge endpoint', ()
       });
     }
   });
+  it('never connects a custom record to the knowledge endpoint, even one whose URL was changed behind the API', async () => {
+    const created = await ctx.http
+      .post('/api/system/mcp-servers')
+      .set(auth(admin))
+      .send({ slug: 'moved', name: 'moved', transport: 'streamable_http', url: 'http://127.0.0.1:9/mcp' });
+    expect(created.status).toBe(201);
+    await ctx.dataSource.query(`UPDATE mcp_servers SET url = $1 WHERE slug = 'moved'`, [url]);
+    const test = await ctx.http.post('/api/system/mcp-servers/moved/test').set(auth(admin));
+    expect(test.body).toMatchObject({ ok: false, error: { code: 'mcp.url_not_allowed' } });
+  });
 });
