@@ -1,0 +1,227 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { DataSource } from 'typeorm';
+import { createHttpApp } from '../src/bootstrap/create-http-app.js';
+import { parseConfig } from '../src/config/parse-config.js';
+import { KnowledgeDelegation } from '../src/modules/knowledge/index.js';
+import { ChunkWriter } from '../src/modules/knowledge/indexing/chunk-writer.js';
+import { McpRuntimeModule, McpToolLoader } from '../src/modules/mcp/index.js';
+import type { ToolExecutionContext } from '../src/modules/tools/execution/tool-execution-context.js';
+import { ToolExecutor } from '../src/modules/tools/execution/tool-executor.js';
+import type { BenchContext } from './support/bench-context.js';
+import { createBenchDatabase } from './support/bench-database.js';
+import { appEnvironment } from './support/bench-env.js';
+import { freePort } from './support/free-port.js';
+import { percentile } from './support/stats.js';
+
+export interface KnowledgeMcpFigures {
+  chunks: number;
+  queries: number;
+  /** An SDK client posting `tools/call query_kb` to `/mcp/knowledge` (token check, access re-check, search). */
+  directP50Ms: number;
+  directP99Ms: number;
+  /** The run's path: the offered tool through the ToolExecutor, a token minted per request, pooled session. */
+  runtimeP50Ms: number;
+  runtimeP99Ms: number;
+}
+
+const ZH = [
+  '年假',
+  '报销',
+  '合同',
+  '部署',
+  '数据库',
+  '安全',
+  '审批',
+  '培训',
+  '预算',
+  '客户',
+  '发票',
+  '流程',
+  '员工',
+  '系统',
+  '备份',
+];
+const EN = [
+  'leave',
+  'invoice',
+  'contract',
+  'deploy',
+  'database',
+  'security',
+  'approval',
+  'training',
+  'budget',
+  'customer',
+  'replication',
+  'backup',
+  'policy',
+  'cluster',
+  'network',
+];
+
+/** Deterministic mixed Chinese and English passages (a linear congruential generator: same corpus every run). */
+function corpus(count: number): string[] {
+  let seed = 42;
+  const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
+  return Array.from({ length: count }, (_, i) => {
+    const words = Array.from({ length: 40 }, () => (next() < 0.5 ? pick(ZH) : pick(EN)));
+    return `${i % 2 === 0 ? '关于' : 'About'} ${words.join(' ')}。`;
+  });
+}
+
+async function time(count: number, run: (i: number) => Promise<unknown>): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await run(i);
+    samples.push(performance.now() - started);
+  }
+  return samples;
+}
+
+/**
+ * `query_kb` through MCP over 10,000 indexed chunks (Chinese and English): p50/p99 of (1) an SDK client
+ * calling `/mcp/knowledge` directly and (2) the path a run takes (McpToolLoader's offered tool through
+ * the ToolExecutor: guards, audit, a fresh delegation token per request on the pooled session).
+ */
+export async function runKnowledgeMcpBench(
+  context: BenchContext,
+  options: { chunks?: number; queries?: number } = {},
+): Promise<KnowledgeMcpFigures> {
+  const chunks = options.chunks ?? 10_000;
+  const queries = options.queries ?? 500;
+  const database = await createBenchDatabase();
+  const dataDir = join(context.workDir, 'data', database.name);
+  await mkdir(dataDir, { recursive: true });
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/mcp/knowledge`;
+  const env = {
+    ...appEnvironment({ databaseName: database.name, port, dataDir }),
+    APP_ROLE: 'api',
+    KNOWLEDGE_MCP_URL: url,
+  };
+  const app = await createHttpApp(parseConfig(env), { extraModules: [McpRuntimeModule] });
+  await app.listen(port, '127.0.0.1');
+  let client: Client | undefined;
+  try {
+    const db = app.get(DataSource);
+    const [user] = await db.query<{ id: string; role: 'superadmin'; department_id: string }[]>(
+      `SELECT id, role, department_id FROM users LIMIT 1`,
+    );
+    const [kb] = await db.query<{ id: string }[]>(
+      `INSERT INTO knowledge_bases (name, description, share_config)
+       VALUES ('bench', '', '{"version":2,"read_scope":{"level":"global"},"manage_scope":null}') RETURNING id`,
+    );
+    context.progress(`knowledge-mcp: indexing ${chunks} generated chunks (zh+en)`);
+    const texts = corpus(chunks);
+    const perFile = 500;
+    for (let start = 0; start < chunks; start += perFile) {
+      const [file] = await db.query<{ id: string }[]>(
+        `INSERT INTO knowledge_files (kb_id, filename, file_type, size_bytes, status, markdown, line_count, version)
+         VALUES ($1, $2, 'md', 1, 'indexed', '', 1, 1) RETURNING id`,
+        [kb.id, `doc-${start / perFile}.md`],
+      );
+      await db.transaction((manager) =>
+        app.get(ChunkWriter).write(
+          manager,
+          kb.id,
+          file.id,
+          texts.slice(start, start + perFile).map((content) => ({ content })),
+        ),
+      );
+    }
+    await db.query('ANALYZE knowledge_chunks');
+    const queryOf = (i: number) =>
+      i % 2 === 0
+        ? `${ZH[i % ZH.length]} ${ZH[(i + 3) % ZH.length]}`
+        : `${EN[i % EN.length]} ${EN[(i + 5) % EN.length]}`;
+
+    const token = app
+      .get(KnowledgeDelegation)
+      .mint({ userId: user.id, runId: null, threadId: null, kbIds: [kb.id] });
+    client = new Client({ name: 'bench-knowledge', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    const viaSdk = async (i: number) => {
+      const result = (await client!.callTool({
+        name: 'query_kb',
+        arguments: { kb_id: kb.id, query: queryOf(i), top_k: 10 },
+      })) as CallToolResult;
+      if (result.isError === true) throw new Error(`query_kb failed: ${JSON.stringify(result.content)}`);
+    };
+
+    const run = {
+      runId: randomUUID(),
+      threadId: randomUUID(),
+      actor: { id: user.id },
+      snapshot: { knowledges: [kb.id] },
+    };
+    const loaded = await app.get(McpToolLoader).load(['knowledge'], run);
+    const tool = loaded.tools.find((t) => t.name === 'query_kb');
+    if (tool === undefined)
+      throw new Error(`knowledge tools not loaded: ${JSON.stringify(loaded.unavailable)}`);
+    const names = new Set(loaded.tools.map((t) => t.name));
+    const toolContext: ToolExecutionContext = {
+      user: { id: user.id, role: user.role, departmentId: user.department_id },
+      runId: run.runId,
+      threadId: run.threadId,
+      leaseToken: 'bench',
+      workdir: '/home/gem/user-data/workdir/bench/',
+      executableTools: names,
+      visibleTools: names,
+      runTools: new Map(loaded.tools.map((t) => [t.name, t.execution!])),
+      isSubagent: false,
+    };
+    const executor = app.get(ToolExecutor);
+    const viaRuntime = (i: number) =>
+      executor
+        .execute(
+          { id: `q-${i}`, name: 'query_kb', args: { kb_id: kb.id, query: queryOf(i), top_k: 10 } },
+          toolContext,
+        )
+        .then((r) => {
+          if (r.isError) throw new Error(`query_kb failed through the executor: ${r.content}`);
+        });
+
+    context.progress(`knowledge-mcp: ${queries} query_kb calls each, direct and through the runtime`);
+    await time(50, viaSdk);
+    await time(50, viaRuntime);
+    const direct: number[] = [];
+    const runtime: number[] = [];
+    for (let half = 0; half < 2; half++) {
+      direct.push(...(await time(queries / 2, (i) => viaSdk(half * queries + i))));
+      runtime.push(...(await time(queries / 2, (i) => viaRuntime(half * queries + i))));
+    }
+    return {
+      chunks,
+      queries,
+      directP50Ms: percentile(direct, 50),
+      directP99Ms: percentile(direct, 99),
+      runtimeP50Ms: percentile(runtime, 50),
+      runtimeP99Ms: percentile(runtime, 99),
+    };
+  } finally {
+    await client?.close().catch(() => undefined);
+    await app.close();
+    await database.drop();
+  }
+}
+
+export function knowledgeMcpLines(f: KnowledgeMcpFigures): string[] {
+  const ms = (v: number) => `${v.toFixed(2)} ms`;
+  return [
+    `knowledge MCP query_kb over ${f.chunks} chunks (${f.queries} calls each)`,
+    `  SDK client -> /mcp/knowledge     p50 ${ms(f.directP50Ms)}  p99 ${ms(f.directP99Ms)}`,
+    `  run path (ToolExecutor, token)   p50 ${ms(f.runtimeP50Ms)}  p99 ${ms(f.runtimeP99Ms)}`,
+  ];
+}
