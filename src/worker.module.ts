@@ -4,7 +4,7 @@ import type { AppConfig } from './config/app-config.js';
 import { AgentRunWorkerModule } from './modules/agent-runtime/index.js';
 import { ArtifactsModule } from './modules/artifacts/index.js';
 import { ImprovementMarksToolModule } from './modules/improvement-marks/index.js';
-import { KnowledgeCoreModule } from './modules/knowledge/index.js';
+import { KnowledgeWorkerModule } from './modules/knowledge/index.js';
 import { MaintenanceModule } from './modules/maintenance/index.js';
 import { McpRuntimeModule } from './modules/mcp/index.js';
 import { OcrModule } from './modules/ocr/index.js';
@@ -30,7 +30,7 @@ export const WORKER_MODULES = [
   SkillsCoreModule,
   SkillsInstallToolModule,
   McpRuntimeModule,
-  KnowledgeCoreModule,
+  KnowledgeWorkerModule,
 ];
 
 /** The worker process: queue consumers without the HTTP layer. */

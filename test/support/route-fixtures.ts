@@ -35,6 +35,18 @@ export class RouteFixtures {
       'SKILL.md': skillMd('route-fixture'),
       'notes.md': 'fixture notes\n',
     });
+    const kb = await ctx.http
+      .post('/api/knowledge-bases')
+      .set(auth(superadmin))
+      .send({ name: 'Route fixture' });
+    const kbId = (kb.body as { kb_id: string }).kb_id;
+    const kbFile = await ctx.http
+      .post(`/api/knowledge-bases/${kbId}/files`)
+      .set(auth(superadmin))
+      .attach('file', Buffer.from('# Fixture\n\nfixture text\n'), 'fixture.md');
+    if (kb.status !== 201 || kbFile.status !== 201) {
+      throw new Error(`knowledge fixtures not created: ${kb.status} ${kbFile.status}`);
+    }
     return new RouteFixtures(
       superadmin,
       user,
@@ -46,6 +58,8 @@ export class RouteFixtures {
         ['/api/agents/', agentSlug],
         ['/api/system/tools/', 'ls'],
         ['/api/skills/', skillSlug],
+        ['/api/knowledge-bases/', kbId],
+        ['/api/knowledge-bases/{kb_id}/files/', (kbFile.body as { file_id: string }).file_id],
       ],
       {
         agent_slug: agentSlug,

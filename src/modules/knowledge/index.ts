@@ -14,6 +14,7 @@ export const KNOWLEDGE_ENTITIES = [
 
 export { KnowledgeModule } from './knowledge.module.js';
 export { KnowledgeCoreModule } from './knowledge-core.module.js';
+export { KnowledgeWorkerModule } from './knowledge-worker.module.js';
 export { KnowledgeErrorCode } from './knowledge.errors.js';
 export { KnowledgeAccess, type KbSummary } from './access/knowledge-access.js';
 export { KnowledgeSearch } from './search/knowledge-search.js';

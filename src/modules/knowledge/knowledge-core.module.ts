@@ -4,6 +4,7 @@ import { AgentsModule } from '../agents/index.js';
 import { UsersModule } from '../users/index.js';
 import { KnowledgeAccess } from './access/knowledge-access.js';
 import { KnowledgesResourceSource } from './agents/knowledges-resource-source.js';
+import { KnowledgeFileLocations } from './files/knowledge-file-locations.js';
 import { ChunkWriter } from './indexing/chunk-writer.js';
 import { EmbeddingsClient } from './search/embeddings-client.js';
 import { KnowledgeSearch } from './search/knowledge-search.js';
@@ -41,6 +42,7 @@ import { KnowledgeFileEntity } from './storage/knowledge-file.entity.js';
     KnowledgeSearch,
     KnowledgesResourceSource,
     ChunkWriter,
+    KnowledgeFileLocations,
   ],
   exports: [
     TypeOrmModule,
@@ -50,6 +52,7 @@ import { KnowledgeFileEntity } from './storage/knowledge-file.entity.js';
     EmbeddingsClient,
     KnowledgeSearch,
     ChunkWriter,
+    KnowledgeFileLocations,
   ],
 })
 export class KnowledgeCoreModule {}

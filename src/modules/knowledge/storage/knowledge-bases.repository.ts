@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { Repository, type SelectQueryBuilder } from 'typeorm';
 import type { ShareActor } from '../../../common/sharing/share-config.js';
+import type { KeysetPosition } from '../../../common/pagination/cursor.js';
+import { newestFirstPage } from '../../../common/pagination/keyset.js';
 import { scopeMemberSql } from '../../../common/sharing/share-scope.sql.js';
 import { KnowledgeBaseEntity } from './knowledge-base.entity.js';
 
@@ -18,15 +20,29 @@ export class KnowledgeBasesRepository {
 
   /** The knowledge bases the actor may read, by name; `ids` narrows them when given. */
   listReadable(actor: ShareActor, ids?: readonly string[]): Promise<KnowledgeBaseEntity[]> {
-    const query = this.rows.createQueryBuilder('kb').orderBy('kb.name', 'ASC').addOrderBy('kb.id', 'ASC');
+    const query = this.readableBy(actor).orderBy('kb.name', 'ASC').addOrderBy('kb.id', 'ASC');
     if (ids !== undefined) query.andWhere('kb.id = ANY(CAST(:ids AS uuid[]))', { ids: [...ids] });
+    return query.getMany();
+  }
+
+  /** A page of the readable bases, newest first (fetches `limit + 1`, see `toPage`). */
+  listReadablePage(
+    actor: ShareActor,
+    limit: number,
+    after: KeysetPosition | null,
+  ): Promise<KnowledgeBaseEntity[]> {
+    return newestFirstPage(this.readableBy(actor), 'kb', limit, after).getMany();
+  }
+
+  private readableBy(actor: ShareActor): SelectQueryBuilder<KnowledgeBaseEntity> {
+    const query = this.rows.createQueryBuilder('kb');
     if (actor.role !== 'superadmin') {
       query.andWhere(
         `(kb.owner_id = :actorId OR ${scopeMemberSql('kb.share_config', 'read_scope')} OR ${scopeMemberSql('kb.share_config', 'manage_scope')})`,
         { actorId: actor.id, actorDepartment: actor.departmentId },
       );
     }
-    return query.getMany();
+    return query;
   }
 
   save(row: KnowledgeBaseEntity): Promise<KnowledgeBaseEntity> {
