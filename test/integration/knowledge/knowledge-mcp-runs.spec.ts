@@ -1,8 +1,7 @@
 import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
 import type { RecordedRequest } from '../../support/fake-openai/fake-openai-script';
+import { newKb, settledKbFile, uploadKbFile } from '../../support/knowledge';
 import {
-  insertFile,
-  insertKb,
   knowledgeClient,
   knowledgeMcpEnvironment,
   listen,
@@ -41,16 +40,20 @@ describe('knowledge tools in runs, through the real /mcp/knowledge endpoint', ()
     runner = await ctx.newUser();
     // Readable by the runner only: the agent's owner could not see it, so what the tools reach shows
     // whom the delegation speaks for.
-    kb = await insertKb(ctx, {
+    kb = await newKb(ctx, admin, {
       name: 'HR',
       description: 'Human resources',
-      readScope: { level: 'users', user_ids: [runner.id] },
+      share_config: { version: 2, read_scope: { level: 'users', user_ids: [runner.id] }, manage_scope: null },
     });
-    file = await insertFile(ctx, kb, {
-      filename: 'leave-policy.md',
-      markdown:
-        '# Leave\n\n公司的年假制度：员工每年享有十五天带薪年假。\n\nSick leave needs a note after three days.',
-    });
+    const uploaded = await uploadKbFile(
+      ctx,
+      admin,
+      kb,
+      'leave-policy.md',
+      '# Leave\n\n公司的年假制度：员工每年享有十五天带薪年假。\n\nSick leave needs a note after three days.\n',
+    );
+    expect((await settledKbFile(ctx, admin, kb, uploaded.file_id)).status).toBe('indexed');
+    file = uploaded.file_id;
     withSkill = await agent('With knowledge', {
       skills: ['knowledge-base'],
       preload_skills: ['knowledge-base'],
@@ -128,11 +131,14 @@ describe('knowledge tools in runs, through the real /mcp/knowledge endpoint', ()
       knowledge_bases: [{ kb_id: kb, name: 'HR', description: 'Human resources' }],
     });
     const query = answerOf(second, 'c_query') as { results: Json[] };
-    expect(query.results[0]).toMatchObject({ kb_id: kb, file_id: file, chunk_index: 1 });
+    expect(query.results[0]).toMatchObject({ kb_id: kb, file_id: file, filename: 'leave-policy.md' });
+    expect(query.results[0].content).toContain('十五天带薪年假');
     expect((answerOf(second, 'c_search') as { files: Json[] }).files.map((f) => f.file_id)).toEqual([file]);
-    const find = answerOf(second, 'c_find') as { windows: Json[] };
-    expect(find.windows[0]).toMatchObject({ match_lines: [5] });
-    expect(answerOf(second, 'c_open')).toMatchObject({ start_line: 3, end_line: 5, total_lines: 5 });
+    const find = answerOf(second, 'c_find') as { windows: { content: string }[] };
+    expect(find.windows[0].content).toContain('Sick leave needs a note');
+    const open = answerOf(second, 'c_open') as Json & { content: string };
+    expect(open).toMatchObject({ start_line: 3, has_more_before: true });
+    expect(open.content.split('\n')[0]).toBe('3\t公司的年假制度：员工每年享有十五天带薪年假。');
 
     const audit = await ctx.dataSource.query<{ tool_name: string; outcome: string; user_id: string }[]>(
       `SELECT tool_name, outcome, user_id FROM tool_calls WHERE run_id = $1 ORDER BY tool_name`,
