@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
 import { createHttpApp } from '../src/bootstrap/create-http-app.js';
 import { parseConfig } from '../src/config/parse-config.js';
-import { KnowledgeDelegation } from '../src/modules/knowledge/index.js';
+import { KnowledgeDelegation, KnowledgeSearch } from '../src/modules/knowledge/index.js';
 import { ChunkWriter } from '../src/modules/knowledge/indexing/chunk-writer.js';
 import { McpRuntimeModule, McpToolLoader } from '../src/modules/mcp/index.js';
 import type { ToolExecutionContext } from '../src/modules/tools/execution/tool-execution-context.js';
@@ -22,6 +22,9 @@ import { percentile } from './support/stats.js';
 export interface KnowledgeMcpFigures {
   chunks: number;
   queries: number;
+  /** `KnowledgeSearch.query` called in process: what MCP adds to is this. */
+  searchP50Ms: number;
+  searchP99Ms: number;
   /** An SDK client posting `tools/call query_kb` to `/mcp/knowledge` (token check, access re-check, search). */
   directP50Ms: number;
   directP99Ms: number;
@@ -30,50 +33,55 @@ export interface KnowledgeMcpFigures {
   runtimeP99Ms: number;
 }
 
-const ZH = [
-  '年假',
-  '报销',
-  '合同',
-  '部署',
-  '数据库',
-  '安全',
-  '审批',
-  '培训',
-  '预算',
-  '客户',
-  '发票',
-  '流程',
-  '员工',
-  '系统',
-  '备份',
-];
-const EN = [
-  'leave',
-  'invoice',
-  'contract',
-  'deploy',
-  'database',
-  'security',
-  'approval',
-  'training',
-  'budget',
-  'customer',
-  'replication',
-  'backup',
-  'policy',
-  'cluster',
-  'network',
-];
+const ZH_CHARS =
+  '数据服务管理安全网络用户产品市场客户项目计划报告财务预算会议培训流程审批合同采购质量测试部署缓存接口文档版本发布监控日志告警备份恢复权限'.split(
+    '',
+  );
+const EN_SYLLABLES = 'ka lo mi re tu van sel dor pix quor zen bra fli gom hest jun nol pav rix strom'.split(
+  ' ',
+);
 
-/** Deterministic mixed Chinese and English passages (a linear congruential generator: same corpus every run). */
-function corpus(count: number): string[] {
-  let seed = 42;
-  const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+/** A seeded generator (mulberry32): the same corpus and queries on every run. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** 1,200 words per language (two-character Chinese words, two- or three-syllable English ones). */
+function vocabulary(next: () => number): { zh: string[]; en: string[] } {
+  const zh = new Set<string>();
+  const en = new Set<string>();
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
-  return Array.from({ length: count }, (_, i) => {
-    const words = Array.from({ length: 40 }, () => (next() < 0.5 ? pick(ZH) : pick(EN)));
-    return `${i % 2 === 0 ? '关于' : 'About'} ${words.join(' ')}。`;
-  });
+  while (zh.size < 1200) zh.add(`${pick(ZH_CHARS)}${pick(ZH_CHARS)}`);
+  while (en.size < 1200)
+    en.add(Array.from({ length: 2 + Math.floor(next() * 2) }, () => pick(EN_SYLLABLES)).join(''));
+  return { zh: [...zh], en: [...en] };
+}
+
+/**
+ * Passages alternating Chinese and English, 40 words each drawn Zipf-like from the vocabulary (a few
+ * words are everywhere, most are rare), and queries of one common and one rarer word of a passage.
+ */
+function corpus(count: number): { texts: string[]; queries: string[] } {
+  const next = random(16);
+  const words = vocabulary(next);
+  const zipf = (size: number) => Math.min(size - 1, Math.floor(size ** next()) - 1);
+  const texts: string[] = [];
+  const queries: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const language = i % 2 === 0 ? words.zh : words.en;
+    const chosen = Array.from({ length: 40 }, () => language[zipf(language.length)]);
+    texts.push(i % 2 === 0 ? `${chosen.join('，')}。` : `${chosen.join(' ')}.`);
+    const byRarity = [...chosen].sort((a, b) => language.indexOf(b) - language.indexOf(a));
+    queries.push(`${byRarity[0]} ${byRarity[byRarity.length - 1]}`);
+  }
+  return { texts, queries };
 }
 
 async function time(count: number, run: (i: number) => Promise<unknown>): Promise<number[]> {
@@ -96,7 +104,7 @@ export async function runKnowledgeMcpBench(
   options: { chunks?: number; queries?: number } = {},
 ): Promise<KnowledgeMcpFigures> {
   const chunks = options.chunks ?? 10_000;
-  const queries = options.queries ?? 500;
+  const queries = options.queries ?? 400;
   const database = await createBenchDatabase();
   const dataDir = join(context.workDir, 'data', database.name);
   await mkdir(dataDir, { recursive: true });
@@ -120,7 +128,7 @@ export async function runKnowledgeMcpBench(
        VALUES ('bench', '', '{"version":2,"read_scope":{"level":"global"},"manage_scope":null}') RETURNING id`,
     );
     context.progress(`knowledge-mcp: indexing ${chunks} generated chunks (zh+en)`);
-    const texts = corpus(chunks);
+    const { texts, queries: queryTexts } = corpus(chunks);
     const perFile = 500;
     for (let start = 0; start < chunks; start += perFile) {
       const [file] = await db.query<{ id: string }[]>(
@@ -138,10 +146,7 @@ export async function runKnowledgeMcpBench(
       );
     }
     await db.query('ANALYZE knowledge_chunks');
-    const queryOf = (i: number) =>
-      i % 2 === 0
-        ? `${ZH[i % ZH.length]} ${ZH[(i + 3) % ZH.length]}`
-        : `${EN[i % EN.length]} ${EN[(i + 5) % EN.length]}`;
+    const queryOf = (i: number) => queryTexts[(i * 7919) % queryTexts.length];
 
     const token = app
       .get(KnowledgeDelegation)
@@ -193,18 +198,25 @@ export async function runKnowledgeMcpBench(
           if (r.isError) throw new Error(`query_kb failed through the executor: ${r.content}`);
         });
 
-    context.progress(`knowledge-mcp: ${queries} query_kb calls each, direct and through the runtime`);
+    const search = app.get(KnowledgeSearch);
+    const inProcess = (i: number) => search.query({ kbIds: [kb.id], query: queryOf(i), topK: 10 });
+
+    context.progress(`knowledge-mcp: ${queries} query_kb calls each: in process, SDK client, run path`);
     await time(50, viaSdk);
     await time(50, viaRuntime);
+    const baseline: number[] = [];
     const direct: number[] = [];
     const runtime: number[] = [];
     for (let half = 0; half < 2; half++) {
+      baseline.push(...(await time(queries / 2, (i) => inProcess(half * queries + i))));
       direct.push(...(await time(queries / 2, (i) => viaSdk(half * queries + i))));
       runtime.push(...(await time(queries / 2, (i) => viaRuntime(half * queries + i))));
     }
     return {
       chunks,
       queries,
+      searchP50Ms: percentile(baseline, 50),
+      searchP99Ms: percentile(baseline, 99),
       directP50Ms: percentile(direct, 50),
       directP99Ms: percentile(direct, 99),
       runtimeP50Ms: percentile(runtime, 50),
@@ -221,6 +233,7 @@ export function knowledgeMcpLines(f: KnowledgeMcpFigures): string[] {
   const ms = (v: number) => `${v.toFixed(2)} ms`;
   return [
     `knowledge MCP query_kb over ${f.chunks} chunks (${f.queries} calls each)`,
+    `  search in process               p50 ${ms(f.searchP50Ms)}  p99 ${ms(f.searchP99Ms)}`,
     `  SDK client -> /mcp/knowledge     p50 ${ms(f.directP50Ms)}  p99 ${ms(f.directP99Ms)}`,
     `  run path (ToolExecutor, token)   p50 ${ms(f.runtimeP50Ms)}  p99 ${ms(f.runtimeP99Ms)}`,
   ];
