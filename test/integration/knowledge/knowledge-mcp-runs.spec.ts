@@ -186,10 +186,11 @@ describe('knowledge tools in runs, through the real /mcp/knowledge endpoint', ()
   });
 
   it('with Knowledge switched off keeps the record, binds none of the tools and says the server is unavailable', async () => {
-    await ctx.dataSource.query(
-      `INSERT INTO knowledge_settings (id, enabled, updated_at) VALUES ('global', false, now())
-       ON CONFLICT (id) DO UPDATE SET enabled = false`,
-    );
+    const off = await ctx.http
+      .put('/api/system/settings/knowledge')
+      .set(auth(admin))
+      .send({ enabled: false });
+    expect(off.status).toBe(200);
     try {
       fake.script({ text: 'no knowledge' });
       const at = fake.requests.length;
@@ -205,7 +206,7 @@ describe('knowledge tools in runs, through the real /mcp/knowledge endpoint', ()
       );
       expect(record).toEqual({ enabled: true });
     } finally {
-      await ctx.dataSource.query(`UPDATE knowledge_settings SET enabled = true WHERE id = 'global'`);
+      await ctx.http.put('/api/system/settings/knowledge').set(auth(admin)).send({ enabled: true });
     }
   });
 
