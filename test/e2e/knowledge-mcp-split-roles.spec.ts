@@ -32,6 +32,7 @@ describe('knowledge tools from a worker process that reaches the API at KNOWLEDG
     worker = ServiceProcess.start('worker', {
       ...workerEnv,
       APP_ROLE: 'worker',
+      LOG_LEVEL: 'info',
       PORT: String(await freePort()),
     });
     const deadline = Date.now() + 30_000;
