@@ -3,12 +3,14 @@ import { KnowledgeSettingsEntity } from './settings/knowledge-settings.entity.js
 import { KnowledgeBaseEntity } from './storage/knowledge-base.entity.js';
 import { KnowledgeChunkEntity } from './storage/knowledge-chunk.entity.js';
 import { KnowledgeFileEntity } from './storage/knowledge-file.entity.js';
+import { KnowledgePostingEntity } from './storage/knowledge-posting.entity.js';
 
 /** The module's tables, for the central entity list (`src/entities.ts`) only. */
 export const KNOWLEDGE_ENTITIES = [
   KnowledgeBaseEntity,
   KnowledgeFileEntity,
   KnowledgeChunkEntity,
+  KnowledgePostingEntity,
   KnowledgeSettingsEntity,
 ];
 

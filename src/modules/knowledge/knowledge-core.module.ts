@@ -16,6 +16,7 @@ import { KnowledgeBaseEntity } from './storage/knowledge-base.entity.js';
 import { KnowledgeBasesRepository } from './storage/knowledge-bases.repository.js';
 import { KnowledgeChunkEntity } from './storage/knowledge-chunk.entity.js';
 import { KnowledgeFileEntity } from './storage/knowledge-file.entity.js';
+import { KnowledgePostingEntity } from './storage/knowledge-posting.entity.js';
 
 /**
  * What every process needs of knowledge (API and worker alike): the tables, who may read which base,
@@ -27,6 +28,7 @@ import { KnowledgeFileEntity } from './storage/knowledge-file.entity.js';
       KnowledgeBaseEntity,
       KnowledgeFileEntity,
       KnowledgeChunkEntity,
+      KnowledgePostingEntity,
       KnowledgeSettingsEntity,
     ]),
     UsersModule,

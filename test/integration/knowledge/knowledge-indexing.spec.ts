@@ -137,6 +137,44 @@ describe('knowledge files: upload, indexing, versions', () => {
     expect(names).toEqual([]);
   });
 
+  it('narrows a query to one file by name, lists files by name (wildcards literal) and validates the body', async () => {
+    const a = await uploadKbFile(ctx, admin, kbId, 'alpha_100%.md', 'Shared phrase about lighthouses.');
+    const b = await uploadKbFile(ctx, admin, kbId, 'beta.md', 'Shared phrase about lighthouses, again.');
+    await settledKbFile(ctx, admin, kbId, a.file_id);
+    await settledKbFile(ctx, admin, kbId, b.file_id);
+    const both = await queryKb(ctx, reader, kbId, { query: 'lighthouses' });
+    expect(new Set(both.map((hit) => hit.filename))).toEqual(new Set(['alpha_100%.md', 'beta.md']));
+    const onlyB = await queryKb(ctx, reader, kbId, { query: 'lighthouses', file_name: 'BETA.md' });
+    expect(onlyB.map((hit) => hit.file_id)).toEqual([b.file_id]);
+
+    const listed = async (query: string) =>
+      (
+        (await ctx.http.get(`/api/knowledge-bases/${kbId}/files`).query({ query }).set(auth(reader)))
+          .body as {
+          items: { filename: string }[];
+        }
+      ).items.map((file) => file.filename);
+    expect(await listed('100%')).toEqual(['alpha_100%.md']);
+    expect(await listed('a_1')).toEqual(['alpha_100%.md']);
+    expect(await listed('%')).toEqual(['alpha_100%.md']);
+
+    for (const body of [
+      {},
+      { query: '' },
+      { query: 'x', top_k: 0 },
+      { query: 'x', top_k: 51 },
+      { query: 7 },
+    ]) {
+      const res = await ctx.http.post(`/api/knowledge-bases/${kbId}/query`).set(auth(reader)).send(body);
+      expect({ body, status: res.status, code: res.body.code }).toEqual({
+        body,
+        status: 400,
+        code: 'common.validation_failed',
+      });
+    }
+    expect(await queryKb(ctx, reader, kbId, { query: '。，!?' })).toEqual([]);
+  });
+
   it('deletes a file with its chunks and its stored original', async () => {
     const file = await uploadKbFile(ctx, admin, kbId, 'temp.txt', 'Ephemeral note about zebras.');
     await settledKbFile(ctx, admin, kbId, file.file_id);

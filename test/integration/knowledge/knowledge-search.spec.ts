@@ -18,14 +18,19 @@ describe('knowledge search (lexical)', () => {
       `INSERT INTO knowledge_files (kb_id, filename, file_type, size_bytes, status, version) VALUES ($1, 'doc.md', 'md', 1, 'indexed', 1) RETURNING id`,
       [kb.id],
     );
-    await ctx.dataSource.transaction((manager) =>
-      ctx.app.get(ChunkWriter).write(
+    await ctx.dataSource.transaction(async (manager) => {
+      const tokens = await ctx.app.get(ChunkWriter).write(
         manager,
         kb.id,
         file.id,
         passages.map((content) => ({ content })),
-      ),
-    );
+      );
+      await manager.query(`UPDATE knowledge_files SET chunk_count = $2, token_count = $3 WHERE id = $1`, [
+        file.id,
+        passages.length,
+        tokens,
+      ]);
+    });
     return { kbId: kb.id, fileId: file.id };
   }
 

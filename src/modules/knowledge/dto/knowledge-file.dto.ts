@@ -1,10 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
+import { OcrErrorCode } from '../../ocr/index.js';
 import { KNOWLEDGE_FILE_STATUSES, type KnowledgeFileStatus } from '../storage/knowledge-file.entity.js';
 
 export class KnowledgeFileErrorDto {
-  @ApiProperty({ example: 'ocr.unreadable' }) code: string;
+  @ApiProperty({ example: OcrErrorCode.UNREADABLE }) code: string;
   @ApiProperty() message: string;
 }
 

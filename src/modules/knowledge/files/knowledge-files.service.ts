@@ -29,6 +29,7 @@ export const KB_FILE_TYPES = ['md', 'markdown', 'txt', 'html', 'htm', 'pdf', 'do
 
 const MAX_FILENAME_CHARS = 255;
 const UNIQUE_VIOLATION = '23505';
+const FOREIGN_KEY_VIOLATION = '23503';
 /** Concurrent uploads of one name race for the next version; the loser tries the one after. */
 const VERSION_TRIES = 5;
 
@@ -148,8 +149,10 @@ export class KnowledgeFilesService {
         );
       } catch (error) {
         const code = (error as QueryFailedError & { driverError?: { code?: string } }).driverError?.code;
-        if (!(error instanceof QueryFailedError) || code !== UNIQUE_VIOLATION || attempt >= VERSION_TRIES)
-          throw error;
+        if (!(error instanceof QueryFailedError)) throw error;
+        // The base was deleted since the manager check.
+        if (code === FOREIGN_KEY_VIOLATION) throw KnowledgeErrors.notFound(kbId);
+        if (code !== UNIQUE_VIOLATION || attempt >= VERSION_TRIES) throw error;
       }
     }
   }

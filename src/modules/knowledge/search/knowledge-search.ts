@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { isUUID } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { EmbeddingsClient } from './embeddings-client.js';
 import type { KbHit, KbQuery } from './kb-hit.js';
@@ -33,8 +34,10 @@ export class KnowledgeSearch {
     private readonly embeddings: EmbeddingsClient,
   ) {}
 
-  async query({ kbIds, query, topK, fileName }: KbQuery): Promise<KbHit[]> {
-    if (kbIds.length === 0 || topK < 1) return [];
+  async query({ kbIds: given, query, topK, fileName }: KbQuery): Promise<KbHit[]> {
+    // Ids that cannot name a base match nothing (and never reach a uuid cast).
+    const kbIds = given.filter((id) => isUUID(id));
+    if (kbIds.length === 0 || !(topK >= 1)) return [];
     const terms = [...new Set(segment(query))];
     const depth = this.embeddings.enabled ? Math.max(topK, FUSION_DEPTH) : topK;
     const lexical = await this.lexical.rank(kbIds, terms, depth, fileName);

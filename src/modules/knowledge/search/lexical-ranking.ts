@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { anyTermQuery } from './segment.js';
 
 export interface RankedChunk {
   id: string;
@@ -12,36 +11,35 @@ const K1 = 1.2;
 const B = 0.75;
 
 /**
- * Okapi BM25 in SQL over the chosen knowledge bases: candidates come from the GIN index on `terms`
- * (any query term), term frequencies from the tsvector's positions, document frequencies from the
- * candidates (every passage holding a term is one), and N and the average length from the bases.
+ * Okapi BM25 in SQL over the chosen knowledge bases. The postings of the query terms come from one
+ * index range each (term frequency and chunk length included); document frequencies are counted from
+ * them; N and the total length come from the indexed files' counters, so no chunk row is read until the
+ * winners are fetched.
  */
-const BM25_SQL = `
+export const BM25_SQL = `
 WITH stats AS (
-  SELECT count(*)::float8 AS n, greatest(avg(token_count), 1)::float8 AS avgdl
-    FROM knowledge_chunks WHERE kb_id = ANY($1::uuid[])
+  SELECT coalesce(sum(chunk_count), 0)::float8 AS n,
+         greatest(coalesce(sum(token_count), 0)::float8 / greatest(coalesce(sum(chunk_count), 0), 1), 1) AS avgdl
+    FROM knowledge_files WHERE kb_id = ANY($1::uuid[]) AND status = 'indexed'
 ),
-candidates AS (
-  SELECT c.id, c.token_count, c.terms FROM knowledge_chunks c
-   WHERE c.kb_id = ANY($1::uuid[]) AND c.terms @@ $2::tsquery
-     AND ($5::text IS NULL OR c.file_id IN (
-       SELECT f.id FROM knowledge_files f WHERE f.kb_id = ANY($1::uuid[]) AND lower(f.filename) = lower($5)))
+postings AS (
+  SELECT p.chunk_id, p.term, p.tf::float8 AS tf, p.chunk_length::float8 AS chunk_length
+    FROM knowledge_postings p
+   WHERE p.kb_id = ANY($1::uuid[]) AND p.term = ANY($2::text[])
+     AND ($4::text IS NULL OR p.file_id IN (
+       SELECT f.id FROM knowledge_files f WHERE f.kb_id = ANY($1::uuid[]) AND lower(f.filename) = lower($4)))
 ),
-frequencies AS (
-  SELECT c.id, c.token_count, t.lexeme, coalesce(array_length(t.positions, 1), 1)::float8 AS tf
-    FROM candidates c CROSS JOIN LATERAL unnest(c.terms) AS t
-   WHERE t.lexeme = ANY($3::text[])
-),
-document_frequencies AS (
-  SELECT lexeme, count(*)::float8 AS df FROM frequencies GROUP BY lexeme
+weights AS (
+  SELECT d.term, ln(1 + (greatest(s.n, d.df) - d.df + 0.5) / (d.df + 0.5)) AS idf,
+         ${K1} * ${1 - B}::float8 AS k_fixed, ${K1} * ${B}::float8 / s.avgdl AS k_per_token
+    FROM (SELECT term, count(*)::float8 AS df FROM postings GROUP BY term) AS d CROSS JOIN stats s
 )
-SELECT f.id::text AS id,
-       sum(ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5))
-           * f.tf * ${K1 + 1} / (f.tf + ${K1} * (${1 - B} + ${B} * f.token_count / s.avgdl)))::float8 AS score
-  FROM frequencies f JOIN document_frequencies d USING (lexeme) CROSS JOIN stats s
- GROUP BY f.id
- ORDER BY score DESC, f.id ASC
- LIMIT $4`;
+SELECT p.chunk_id::text AS id,
+       sum(w.idf * p.tf * ${K1 + 1}::float8 / (p.tf + w.k_fixed + w.k_per_token * p.chunk_length)) AS score
+  FROM postings p JOIN weights w USING (term)
+ GROUP BY p.chunk_id
+ ORDER BY score DESC, p.chunk_id ASC
+ LIMIT $3`;
 
 @Injectable()
 export class LexicalRanking {
@@ -51,7 +49,6 @@ export class LexicalRanking {
     if (kbIds.length === 0 || terms.length === 0) return [];
     const rows = await this.dataSource.query<RankedChunk[]>(BM25_SQL, [
       kbIds,
-      anyTermQuery(terms),
       terms,
       limit,
       fileName ?? null,

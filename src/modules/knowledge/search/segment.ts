@@ -1,55 +1,52 @@
 /**
  * Text → search terms, the same way for passages and queries: Unicode words from `Intl.Segmenter`
- * (dictionary-based for Chinese), NFKC-folded and lower-cased. A Chinese word of three or more characters
- * also yields its character bigrams, so a query segmented differently from the passage ("知识" vs
- * "知识库") still meets it.
+ * (dictionary-based for Chinese), NFKC-folded and lower-cased. Chinese text also yields character
+ * bigrams where the dictionary does not help: inside words of three or more characters ("知识库" →
+ * 知识, 识库) and across runs of single characters (names and terms the dictionary does not know, which
+ * it cuts into single characters), so a query segmented differently from the passage still meets it.
  */
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 const HAN = /\p{Script=Han}/u;
 /** Longer "words" are data (hashes, base64), not something anyone searches for. */
 const MAX_TERM_CHARS = 64;
 
+const bigramsOf = (chars: readonly string[]): string[] =>
+  chars.slice(1).map((char, index) => chars[index] + char);
+
 export function segment(text: string): string[] {
   const terms: string[] = [];
+  let singles: string[] = [];
+  const endSingles = () => {
+    if (singles.length > 1) terms.push(...bigramsOf(singles));
+    singles = [];
+  };
   for (const part of segmenter.segment(text.normalize('NFKC').toLowerCase())) {
-    if (part.isWordLike !== true) continue;
+    if (part.isWordLike !== true) {
+      if (part.segment.trim() !== '') endSingles();
+      continue;
+    }
     const word = part.segment;
     if (word.length > MAX_TERM_CHARS) continue;
     terms.push(word);
-    if (HAN.test(word)) {
-      const chars = [...word];
-      if (chars.length > 2) {
-        for (let i = 0; i + 1 < chars.length; i += 1) terms.push(chars[i] + chars[i + 1]);
-      }
+    if (!HAN.test(word)) {
+      endSingles();
+      continue;
     }
+    const chars = [...word];
+    if (chars.length === 1) {
+      singles.push(word);
+      continue;
+    }
+    endSingles();
+    if (chars.length > 2) terms.push(...bigramsOf(chars));
   }
+  endSingles();
   return terms;
 }
 
-/** PostgreSQL caps positions at 16383 and keeps at most 256 per lexeme. */
-const MAX_POSITION = 16_383;
-const MAX_POSITIONS_PER_TERM = 256;
-
-/** A tsvector literal quotes each lexeme: `'` doubled, `\` escaped. */
-const quoteLexeme = (term: string): string => `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-
-/**
- * The terms as a tsvector literal (`'term':1,7 …`), cast with `::tsvector`, which takes lexemes as they
- * are: PostgreSQL's own parser (which drops or splits Chinese depending on the locale) never runs.
- */
-export function termsVector(terms: readonly string[]): string {
-  const positions = new Map<string, number[]>();
-  terms.forEach((term, index) => {
-    const list = positions.get(term) ?? [];
-    if (list.length < MAX_POSITIONS_PER_TERM) list.push(Math.min(index + 1, MAX_POSITION));
-    positions.set(term, list);
-  });
-  return [...positions]
-    .map(([term, list]) => `${quoteLexeme(term)}:${[...new Set(list)].join(',')}`)
-    .join(' ');
-}
-
-/** Any of the terms, as a tsquery literal (cast with `::tsquery`, again without the parser). */
-export function anyTermQuery(terms: readonly string[]): string {
-  return terms.map(quoteLexeme).join(' | ');
+/** How often each term occurs. */
+export function termFrequencies(terms: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return counts;
 }

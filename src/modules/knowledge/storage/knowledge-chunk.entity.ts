@@ -1,9 +1,9 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
- * One indexed passage of a file. `terms` is a tsvector built from our own segmentation (Chinese and
- * English alike, see `search/segment.ts`), never from PostgreSQL's parser; `token_count` is the
- * passage length BM25 normalizes by; `embedding` is the unit vector when an embeddings model is set.
+ * One indexed passage of a file. Its terms (our own segmentation, Chinese and English alike, see
+ * `search/segment.ts`) are in `knowledge_postings`; `token_count` is the passage length BM25 normalizes
+ * by; `embedding` is the unit vector when an embeddings model is set.
  */
 @Entity({ name: 'knowledge_chunks' })
 @Index('knowledge_chunks_file_chunk_key', ['fileId', 'chunkIndex'], { unique: true })
@@ -28,10 +28,6 @@ export class KnowledgeChunkEntity {
 
   @Column({ type: 'integer' })
   tokenCount: number;
-
-  @Index('knowledge_chunks_terms_idx', { synchronize: false })
-  @Column({ type: 'tsvector', select: false })
-  terms: string;
 
   @Column({ type: 'real', array: true, nullable: true, select: false })
   embedding: number[] | null;

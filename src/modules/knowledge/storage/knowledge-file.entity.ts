@@ -63,6 +63,10 @@ export class KnowledgeFileEntity {
   @Column({ type: 'integer', nullable: true })
   chunkCount: number | null;
 
+  /** Search terms over all chunks (with `chunk_count`: the average chunk length BM25 uses). */
+  @Column({ type: 'integer', nullable: true })
+  tokenCount: number | null;
+
   @Column({ type: 'integer' })
   version: number;
 
