@@ -17,6 +17,7 @@ import type { BenchContext } from './support/bench-context.js';
 import { createBenchDatabase } from './support/bench-database.js';
 import { appEnvironment } from './support/bench-env.js';
 import { freePort } from './support/free-port.js';
+import { generateCorpus } from './support/knowledge-corpus.js';
 import { percentile } from './support/stats.js';
 
 export interface KnowledgeMcpFigures {
@@ -31,57 +32,6 @@ export interface KnowledgeMcpFigures {
   /** The run's path: the offered tool through the ToolExecutor, a token minted per request, pooled session. */
   runtimeP50Ms: number;
   runtimeP99Ms: number;
-}
-
-const ZH_CHARS =
-  '数据服务管理安全网络用户产品市场客户项目计划报告财务预算会议培训流程审批合同采购质量测试部署缓存接口文档版本发布监控日志告警备份恢复权限'.split(
-    '',
-  );
-const EN_SYLLABLES = 'ka lo mi re tu van sel dor pix quor zen bra fli gom hest jun nol pav rix strom'.split(
-  ' ',
-);
-
-/** A seeded generator (mulberry32): the same corpus and queries on every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-/** 1,200 words per language (two-character Chinese words, two- or three-syllable English ones). */
-function vocabulary(next: () => number): { zh: string[]; en: string[] } {
-  const zh = new Set<string>();
-  const en = new Set<string>();
-  const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
-  while (zh.size < 1200) zh.add(`${pick(ZH_CHARS)}${pick(ZH_CHARS)}`);
-  while (en.size < 1200)
-    en.add(Array.from({ length: 2 + Math.floor(next() * 2) }, () => pick(EN_SYLLABLES)).join(''));
-  return { zh: [...zh], en: [...en] };
-}
-
-/**
- * Passages alternating Chinese and English, 40 words each drawn Zipf-like from the vocabulary (a few
- * words are everywhere, most are rare), and queries of one common and one rarer word of a passage.
- */
-function corpus(count: number): { texts: string[]; queries: string[] } {
-  const next = random(16);
-  const words = vocabulary(next);
-  const zipf = (size: number) => Math.min(size - 1, Math.floor(size ** next()) - 1);
-  const texts: string[] = [];
-  const queries: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const language = i % 2 === 0 ? words.zh : words.en;
-    const chosen = Array.from({ length: 40 }, () => language[zipf(language.length)]);
-    texts.push(i % 2 === 0 ? `${chosen.join('，')}。` : `${chosen.join(' ')}.`);
-    const byRarity = [...chosen].sort((a, b) => language.indexOf(b) - language.indexOf(a));
-    queries.push(`${byRarity[0]} ${byRarity[byRarity.length - 1]}`);
-  }
-  return { texts, queries };
 }
 
 async function time(count: number, run: (i: number) => Promise<unknown>): Promise<number[]> {
@@ -127,25 +77,38 @@ export async function runKnowledgeMcpBench(
       `INSERT INTO knowledge_bases (name, description, share_config)
        VALUES ('bench', '', '{"version":2,"read_scope":{"level":"global"},"manage_scope":null}') RETURNING id`,
     );
-    context.progress(`knowledge-mcp: indexing ${chunks} generated chunks (zh+en)`);
-    const { texts, queries: queryTexts } = corpus(chunks);
-    const perFile = 500;
-    for (let start = 0; start < chunks; start += perFile) {
-      const [file] = await db.query<{ id: string }[]>(
+    // The corpus of `bench:knowledge` (one chunk per section), written by the indexer's ChunkWriter.
+    const generated = generateCorpus({ files: 50, sectionsPerFile: chunks / 50, queriesPerLanguage: 100 });
+    context.progress(`knowledge-mcp: writing ${generated.sections} chunks (zh+en)`);
+    for (const file of generated.files) {
+      const sections = file.content.split(/\n(?=## )/).slice(1);
+      const [row] = await db.query<{ id: string }[]>(
         `INSERT INTO knowledge_files (kb_id, filename, file_type, size_bytes, status, markdown, line_count, version)
-         VALUES ($1, $2, 'md', 1, 'indexed', '', 1, 1) RETURNING id`,
-        [kb.id, `doc-${start / perFile}.md`],
+         VALUES ($1, $2, 'md', $3, 'indexed', $4, $5, 1) RETURNING id`,
+        [
+          kb.id,
+          file.filename,
+          Buffer.byteLength(file.content),
+          file.content,
+          file.content.split('\n').length,
+        ],
       );
-      await db.transaction((manager) =>
-        app.get(ChunkWriter).write(
+      await db.transaction(async (manager) => {
+        const tokens = await app.get(ChunkWriter).write(
           manager,
           kb.id,
-          file.id,
-          texts.slice(start, start + perFile).map((content) => ({ content })),
-        ),
-      );
+          row.id,
+          sections.map((content) => ({ content })),
+        );
+        await manager.query(`UPDATE knowledge_files SET chunk_count = $2, token_count = $3 WHERE id = $1`, [
+          row.id,
+          sections.length,
+          tokens,
+        ]);
+      });
     }
-    await db.query('ANALYZE knowledge_chunks');
+    await db.query('VACUUM ANALYZE');
+    const queryTexts = generated.queries.map((q) => q.query);
     const queryOf = (i: number) => queryTexts[(i * 7919) % queryTexts.length];
 
     const token = app
@@ -160,7 +123,7 @@ export async function runKnowledgeMcpBench(
     const viaSdk = async (i: number) => {
       const result = (await client!.callTool({
         name: 'query_kb',
-        arguments: { kb_id: kb.id, query: queryOf(i), top_k: 10 },
+        arguments: { kb_id: kb.id, query: queryOf(i), top_k: 5 },
       })) as CallToolResult;
       if (result.isError === true) throw new Error(`query_kb failed: ${JSON.stringify(result.content)}`);
     };
@@ -191,7 +154,7 @@ export async function runKnowledgeMcpBench(
     const viaRuntime = (i: number) =>
       executor
         .execute(
-          { id: `q-${i}`, name: 'query_kb', args: { kb_id: kb.id, query: queryOf(i), top_k: 10 } },
+          { id: `q-${i}`, name: 'query_kb', args: { kb_id: kb.id, query: queryOf(i), top_k: 5 } },
           toolContext,
         )
         .then((r) => {
@@ -199,7 +162,7 @@ export async function runKnowledgeMcpBench(
         });
 
     const search = app.get(KnowledgeSearch);
-    const inProcess = (i: number) => search.query({ kbIds: [kb.id], query: queryOf(i), topK: 10 });
+    const inProcess = (i: number) => search.query({ kbIds: [kb.id], query: queryOf(i), topK: 5 });
 
     context.progress(`knowledge-mcp: ${queries} query_kb calls each: in process, SDK client, run path`);
     await time(50, viaSdk);

@@ -104,14 +104,20 @@ export async function insertFile(
   const chunks =
     options.chunks ?? (markdown === null ? [] : markdown.split(/\n{2,}/).filter((c) => c.trim() !== ''));
   if (chunks.length > 0) {
-    await ctx.dataSource.transaction((manager) =>
-      ctx.app.get(ChunkWriter).write(
+    // The file's counters are what BM25 reads for N and the average length, as the indexer keeps them.
+    await ctx.dataSource.transaction(async (manager) => {
+      const tokens = await ctx.app.get(ChunkWriter).write(
         manager,
         kbId,
         file.id,
         chunks.map((content) => ({ content })),
-      ),
-    );
+      );
+      await manager.query(`UPDATE knowledge_files SET chunk_count = $2, token_count = $3 WHERE id = $1`, [
+        file.id,
+        chunks.length,
+        tokens,
+      ]);
+    });
   }
   return file.id;
 }
