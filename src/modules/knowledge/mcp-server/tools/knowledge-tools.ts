@@ -94,7 +94,8 @@ export class KnowledgeTools {
       kb_id: document.kbId,
       file_id: document.fileId,
       filename: document.filename,
-      start_line: shown.length === 0 ? first : first + 1,
+      // 1-based and inclusive; past the end the range is empty (end_line = start_line - 1).
+      start_line: first + 1,
       end_line: next,
       total_lines: lines.length,
       has_more_before: first > 0,
