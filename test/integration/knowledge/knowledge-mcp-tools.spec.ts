@@ -301,6 +301,12 @@ describe('the knowledge MCP tools', () => {
         has_more_after: false,
         next_offset: null,
       });
+      const past = await callJson<Json>(client, 'open_kb_document', {
+        kb_id: handbook,
+        file_id: longFile,
+        line: 9999,
+      });
+      expect(past.body).toMatchObject({ start_line: 501, end_line: 500, content: '', has_more_after: false });
     });
 
     it('defaults to 1800 characters, refuses window_size over 2000, and says when a file is not parsed yet', async () => {
