@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
@@ -23,6 +24,8 @@ import { percentile } from './support/stats.js';
 export interface KnowledgeMcpFigures {
   chunks: number;
   queries: number;
+  /** 1-minute load average when the measurement started: above the core count, figures are inflated. */
+  loadAverage1m: number;
   /** `KnowledgeSearch.query` called in process: what MCP adds to is this. */
   searchP50Ms: number;
   searchP99Ms: number;
@@ -167,6 +170,7 @@ export async function runKnowledgeMcpBench(
     context.progress(`knowledge-mcp: ${queries} query_kb calls each: in process, SDK client, run path`);
     await time(50, viaSdk);
     await time(50, viaRuntime);
+    const loadAverage1m = loadavg()[0];
     const baseline: number[] = [];
     const direct: number[] = [];
     const runtime: number[] = [];
@@ -178,6 +182,7 @@ export async function runKnowledgeMcpBench(
     return {
       chunks,
       queries,
+      loadAverage1m,
       searchP50Ms: percentile(baseline, 50),
       searchP99Ms: percentile(baseline, 99),
       directP50Ms: percentile(direct, 50),
@@ -195,7 +200,7 @@ export async function runKnowledgeMcpBench(
 export function knowledgeMcpLines(f: KnowledgeMcpFigures): string[] {
   const ms = (v: number) => `${v.toFixed(2)} ms`;
   return [
-    `knowledge MCP query_kb over ${f.chunks} chunks (${f.queries} calls each)`,
+    `knowledge MCP query_kb over ${f.chunks} chunks (${f.queries} calls each, load ${f.loadAverage1m.toFixed(1)})`,
     `  search in process               p50 ${ms(f.searchP50Ms)}  p99 ${ms(f.searchP99Ms)}`,
     `  SDK client -> /mcp/knowledge     p50 ${ms(f.directP50Ms)}  p99 ${ms(f.directP99Ms)}`,
     `  run path (ToolExecutor, token)   p50 ${ms(f.runtimeP50Ms)}  p99 ${ms(f.runtimeP99Ms)}`,
