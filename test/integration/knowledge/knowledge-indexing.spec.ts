@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeDocx } from '../../support/fixtures/make-docx';
 import { makePdf } from '../../support/fixtures/make-pdf';
+import { makeXlsx } from '../../support/fixtures/make-xlsx';
+import { KnowledgeIndexingProcessor } from '../../../src/modules/knowledge/indexing/knowledge-indexing.processor';
 import { newKb, queryKb, settledKbFile, uploadKbFile } from '../../support/knowledge';
 import { auth } from '../../support/runs/run-helpers';
 import { TestContext, type TestUser } from '../../support/test-app';
@@ -64,6 +66,48 @@ describe('knowledge files: upload, indexing, versions', () => {
     expect(existsSync(join(dataDir, 'knowledge', kbId, uploaded.file_id))).toBe(true);
   });
 
+  it('turns HTML, CSV and Excel into Markdown (tables for the last two) and indexes them', async () => {
+    const html = await uploadKbFile(
+      ctx,
+      admin,
+      kbId,
+      'page.html',
+      '<!DOCTYPE html><html><head><title>t</title><style>p{}</style></head><body><h1>Visitors</h1>' +
+        '<script>alert("x")</script><p>Guests sign in at the front gate.</p></body></html>',
+    );
+    const csv = await uploadKbFile(ctx, admin, kbId, 'rooms.csv', 'room,seats\n"Orion, large",12\nVega,4\n');
+    const xlsx = await uploadKbFile(
+      ctx,
+      admin,
+      kbId,
+      'stock.xlsx',
+      await makeXlsx([
+        {
+          name: 'Stock',
+          rows: [
+            ['item', 'count'],
+            ['stapler', 3],
+          ],
+        },
+      ]),
+    );
+    const markdownOf = async (fileId: string) => {
+      expect((await settledKbFile(ctx, admin, kbId, fileId)).status).toBe('indexed');
+      const [row] = await ctx.dataSource.query<{ markdown: string }[]>(
+        `SELECT markdown FROM knowledge_files WHERE id = $1`,
+        [fileId],
+      );
+      return row.markdown;
+    };
+    expect(await markdownOf(html.file_id)).toBe('# Visitors\n\nGuests sign in at the front gate.');
+    expect(await markdownOf(csv.file_id)).toBe(
+      '| room | seats |\n| --- | --- |\n| Orion, large | 12 |\n| Vega | 4 |',
+    );
+    expect(await markdownOf(xlsx.file_id)).toContain('| stapler | 3 |');
+    expect((await queryKb(ctx, reader, kbId, { query: 'front gate guests' }))[0].filename).toBe('page.html');
+    expect((await queryKb(ctx, reader, kbId, { query: 'orion seats' }))[0].filename).toBe('rooms.csv');
+  });
+
   it('finds the PDF and Word passages by a query in their language', async () => {
     const en = await queryKb(ctx, reader, kbId, { query: 'northern region revenue', top_k: 3 });
     expect(en[0]).toMatchObject({ filename: 'report.pdf' });
@@ -98,8 +142,20 @@ describe('knowledge files: upload, indexing, versions', () => {
       file_id: v1.file_id,
     });
 
+    // While the new version waits for the queue, the old one still answers.
+    const consumer = ctx.app.get(KnowledgeIndexingProcessor).worker;
+    await consumer.pause();
     const v3 = await uploadKbFile(ctx, admin, kbId, 'policy.md', '# Policy\n\nThe office opens at nine.');
     expect(v3.version).toBe(3);
+    try {
+      expect(
+        (await ctx.http.get(`/api/knowledge-bases/${kbId}/files/${v3.file_id}`).set(auth(admin))).body.status,
+      ).toBe('pending');
+      const waiting = await queryKb(ctx, reader, kbId, { query: 'office opens' });
+      expect(waiting.map((hit) => hit.file_id)).toEqual([v1.file_id]);
+    } finally {
+      await consumer.resume();
+    }
     expect((await settledKbFile(ctx, admin, kbId, v3.file_id)).status).toBe('indexed');
     const rows = await ctx.dataSource.query<{ id: string; version: number }[]>(
       `SELECT id, version FROM knowledge_files WHERE kb_id = $1 AND filename = 'policy.md'`,

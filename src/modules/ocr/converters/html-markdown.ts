@@ -96,6 +96,22 @@ function table(node: Extract<HtmlNode, object>): string {
   return markdownTable(rows);
 }
 
+const BLOCK_TAGS = /^(p|h\d|ul|ol|table)$/;
+
+/**
+ * Whether a block element sits anywhere below (pages wrap their blocks in html, body, div, …). Each
+ * node's answer is kept, so a deeply nested page costs one pass, not one per level.
+ */
+const blockHolders = new WeakMap<object, boolean>();
+function holdsBlocks(node: Extract<HtmlNode, object>): boolean {
+  let holds = blockHolders.get(node);
+  if (holds === undefined) {
+    holds = node.children.some((c) => typeof c !== 'string' && (BLOCK_TAGS.test(c.tag) || holdsBlocks(c)));
+    blockHolders.set(node, holds);
+  }
+  return holds;
+}
+
 /** Block-level HTML to Markdown: headings, paragraphs, nested lists, tables; inline marks kept. */
 export function htmlToMarkdown(html: string): string {
   const blocks = (nodes: readonly HtmlNode[]): string[] =>
@@ -112,9 +128,7 @@ export function htmlToMarkdown(html: string): string {
         case 'p':
           return [inline(node.children).trim()];
         default:
-          return node.children.some((c) => typeof c !== 'string' && /^(p|h\d|ul|ol|table)$/.test(c.tag))
-            ? blocks(node.children)
-            : [inline([node]).trim()];
+          return holdsBlocks(node) ? blocks(node.children) : [inline([node]).trim()];
       }
     });
   return blocks(parseHtml(html))
