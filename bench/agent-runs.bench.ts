@@ -223,11 +223,9 @@ async function assemblyTimes(database: BenchDatabase, dataDir: string): Promise<
         agentSlug: 'default-chatbot',
         model: null,
       });
-      const { executable } = await assembler.assemble({ runId, actor, snapshot });
-      await visibility.visible(
-        { runId, threadId: randomUUID(), snapshot, activatedSkills: new Set() },
-        executable,
-      );
+      const threadId = randomUUID();
+      const { executable } = await assembler.assemble({ runId, threadId, actor, snapshot });
+      await visibility.visible({ runId, threadId, snapshot, activatedSkills: new Set() }, executable);
       samples.push(performance.now() - started);
     }
     return samples;

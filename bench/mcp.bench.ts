@@ -89,9 +89,15 @@ export async function runMcpBench(context: BenchContext, calls = 2000): Promise<
         headers: { Authorization: 'Bearer bench' },
       });
 
+    const scope = {
+      runId: randomUUID(),
+      threadId: randomUUID(),
+      actor: { id: row.id },
+      snapshot: { knowledges: [] },
+    };
     // (1) pipeline vs direct
     await add('echo', echo.url);
-    const loaded = await loader.load(['echo']);
+    const loaded = await loader.load(['echo'], scope);
     const tool = loaded.tools[0];
     const names = new Set([tool.name]);
     const toolContext: ToolExecutionContext = {
@@ -135,14 +141,14 @@ export async function runMcpBench(context: BenchContext, calls = 2000): Promise<
       const slugs = slow.map((_, i) => `cold-${round}-${i}`);
       for (const [i, server] of slow.entries()) await add(slugs[i], server.url);
       const started = performance.now();
-      const result = await loader.load(slugs);
+      const result = await loader.load(slugs, scope);
       coldRuns.push(performance.now() - started);
       if (result.tools.length !== 5) throw new Error(`cold discovery found ${result.tools.length} tools`);
     }
 
     // (3) warm discovery of the last round's five servers.
     const warmSlugs = slow.map((_, i) => `cold-4-${i}`);
-    const warm = await time(500, () => loader.load(warmSlugs));
+    const warm = await time(500, () => loader.load(warmSlugs, scope));
     return {
       calls,
       directP50Ms: percentile(directSamples, 50),

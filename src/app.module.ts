@@ -7,7 +7,7 @@ import { ArtifactsModule } from './modules/artifacts/index.js';
 import { AuthModule } from './modules/auth/index.js';
 import { HealthModule } from './modules/health/index.js';
 import { ImprovementMarksModule } from './modules/improvement-marks/index.js';
-import { KnowledgeModule } from './modules/knowledge/index.js';
+import { KnowledgeMcpModule, KnowledgeModule } from './modules/knowledge/index.js';
 import { McpModule } from './modules/mcp/index.js';
 import { OcrModule } from './modules/ocr/index.js';
 import { SkillsModule } from './modules/skills/index.js';
@@ -49,6 +49,7 @@ export class AppModule {
         SkillsModule,
         McpModule,
         KnowledgeModule,
+        KnowledgeMcpModule,
         ...(runsWorkers ? [workerModules()] : []),
       ],
       providers: [ShutdownLog, ...(runsWorkers ? [BoundedWorkerDrain] : [])],

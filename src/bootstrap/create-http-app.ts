@@ -1,4 +1,4 @@
-import type { Type } from '@nestjs/common';
+import { RequestMethod, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
@@ -10,6 +10,7 @@ import { singleValuedQuery } from '../common/http/single-valued-query.js';
 import { requestContextMiddleware } from '../common/request-id/request-context.js';
 import { requestIdMiddleware } from '../common/request-id/request-id.js';
 import { createValidationPipe } from '../common/validation/validation.pipe.js';
+import { KNOWLEDGE_MCP_PATH } from '../modules/knowledge/index.js';
 import { ConsumersGate } from '../queue/consumers-gate.js';
 import { setupSwagger } from './swagger.js';
 
@@ -38,7 +39,8 @@ export async function createHttpApp(
   app.use(jsonBodyParser(config.http.bodyLimitBytes));
   app.use(singleValuedQuery);
   app.use(requestContextMiddleware);
-  app.setGlobalPrefix('api');
+  // The builtin knowledge MCP endpoint speaks MCP, not the REST API: it lives at `/mcp/knowledge`.
+  app.setGlobalPrefix('api', { exclude: [{ path: KNOWLEDGE_MCP_PATH, method: RequestMethod.ALL }] });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new GlobalExceptionFilter());
   app.enableShutdownHooks();

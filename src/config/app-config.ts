@@ -66,6 +66,14 @@ export class AppConfig {
     readonly deepseek: { readonly apiKey: Secret | null; readonly baseUrl: string };
     readonly doubaoSearch: { readonly apiKey: Secret | null; readonly baseUrl: string };
   };
+  readonly knowledgeMcp: {
+    /** The builtin knowledge MCP endpoint as workers reach it (`KNOWLEDGE_MCP_URL`). */
+    readonly url: string;
+    /** `Host` header values (`host[:port]`, lower-case) the endpoint answers; anything else is 403. */
+    readonly allowedHosts: readonly string[];
+    /** Lifetime of one delegation token (minted per call, so minutes are plenty). */
+    readonly delegationTtlSeconds: number;
+  };
   readonly tools: {
     /** Per-call timeout unless a tool declares its own (TOOL_TIMEOUT_SECONDS). */
     readonly defaultTimeoutMs: number;

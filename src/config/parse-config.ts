@@ -150,6 +150,9 @@ const schema = z.object({
   OPENAI_API_KEY: optionalText,
   DEFAULT_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
   EMBEDDINGS_MODEL: optionalText,
+  KNOWLEDGE_MCP_URL: optionalText,
+  KNOWLEDGE_MCP_ALLOWED_HOSTS: optionalText,
+  KNOWLEDGE_DELEGATION_TTL_SECONDS: integer(300, 30, 3600),
   TAVILY_API_KEY: optionalText,
   TAVILY_BASE_URL: url(['http:', 'https:'], 'https://api.tavily.com'),
   DEEPSEEK_API_KEY: optionalText,
@@ -238,6 +241,32 @@ function parseTargets(raw: string | undefined): string[] {
 }
 
 /**
+ * Where workers reach the builtin knowledge MCP endpoint (default: this process's own port on loopback)
+ * and which `Host` values the endpoint answers: the URL's own host plus `KNOWLEDGE_MCP_ALLOWED_HOSTS`.
+ */
+function knowledgeMcpOf(e: z.infer<typeof schema>): AppConfig['knowledgeMcp'] {
+  const refuse = (problem: string) => new ConfigValidationError([{ variable: 'KNOWLEDGE_MCP_URL', problem }]);
+  let url: URL;
+  try {
+    url = new URL(e.KNOWLEDGE_MCP_URL ?? `http://127.0.0.1:${e.PORT}/mcp/knowledge`);
+  } catch {
+    throw refuse('must be a URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse('must use http or https');
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '')
+    throw refuse('must have no credentials, query or fragment');
+  const extra = (e.KNOWLEDGE_MCP_ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== '');
+  return {
+    url: url.toString(),
+    allowedHosts: [...new Set([url.host.toLowerCase(), ...extra])],
+    delegationTtlSeconds: e.KNOWLEDGE_DELEGATION_TTL_SECONDS,
+  };
+}
+
+/**
  * Validates the environment into an `AppConfig`. Throws a `ConfigValidationError` naming every missing
  * or malformed variable; never echoes a secret's value.
  */
@@ -302,6 +331,7 @@ export function parseConfig(env: Environment): AppConfig {
       deepseek: { apiKey: secret(e.DEEPSEEK_API_KEY), baseUrl: e.DEEPSEEK_BASE_URL },
       doubaoSearch: { apiKey: secret(e.DOUBAO_SEARCH_API_KEY), baseUrl: e.DOUBAO_SEARCH_BASE_URL },
     },
+    knowledgeMcp: knowledgeMcpOf(e),
     tools: { defaultTimeoutMs: e.TOOL_TIMEOUT_SECONDS * 1000 },
     improvementMarks: { retentionDays: e.IMPROVEMENT_MARKS_RETENTION_DAYS },
     ocr: {

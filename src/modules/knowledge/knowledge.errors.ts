@@ -80,3 +80,54 @@ export const KnowledgeErrors = {
       `The embeddings service failed: ${shown(reason)}`,
     ),
 };
+
+/** Codes of the builtin knowledge MCP endpoint and its tools (`mcp-server/`, `delegation/`). */
+export const KnowledgeMcpErrorCode = {
+  /** No delegation token, or one that is forged, expired or meant for another audience (401). */
+  DELEGATION_INVALID: 'knowledge.delegation_invalid',
+  /** A `Host` or `Origin` the endpoint does not answer (DNS rebinding, browsers) (403). */
+  REQUEST_NOT_ALLOWED: 'knowledge.request_not_allowed',
+  /** A file whose document is not parsed yet (or failed to parse): nothing to read. */
+  FILE_NOT_READY: 'knowledge.file_not_ready',
+  INVALID_PATTERN: 'knowledge.invalid_pattern',
+  /** A regular expression that did not finish within its time budget. */
+  SEARCH_TIMEOUT: 'knowledge.search_timeout',
+} as const;
+export type KnowledgeMcpErrorCode = (typeof KnowledgeMcpErrorCode)[keyof typeof KnowledgeMcpErrorCode];
+
+export const KnowledgeMcpErrors = {
+  delegationInvalid: () =>
+    new DomainError(
+      'unauthenticated',
+      KnowledgeMcpErrorCode.DELEGATION_INVALID,
+      'A valid knowledge delegation token is required.',
+    ),
+  requestNotAllowed: (header: 'host' | 'origin') =>
+    new DomainError(
+      'forbidden',
+      KnowledgeMcpErrorCode.REQUEST_NOT_ALLOWED,
+      `The ${header === 'host' ? 'Host' : 'Origin'} of this request is not allowed.`,
+      { details: { header } },
+    ),
+  fileNotReady: (fileId: string, status: string) =>
+    new DomainError(
+      'conflict',
+      KnowledgeMcpErrorCode.FILE_NOT_READY,
+      `The file "${fileId}" has no readable document yet (status ${status}).`,
+      { details: { file_id: fileId, status } },
+    ),
+  invalidPattern: (pattern: string, reason: string) =>
+    new DomainError(
+      'invalid',
+      KnowledgeMcpErrorCode.INVALID_PATTERN,
+      `"${shown(pattern)}" is not a valid regular expression: ${reason} (set use_regex: false to search plain text)`,
+      { details: { pattern: shown(pattern) } },
+    ),
+  searchTimeout: (budgetMs: number) =>
+    new DomainError(
+      'timeout',
+      KnowledgeMcpErrorCode.SEARCH_TIMEOUT,
+      `The regular expression search did not finish within ${budgetMs} ms; simplify the pattern.`,
+      { details: { budget_ms: budgetMs } },
+    ),
+};

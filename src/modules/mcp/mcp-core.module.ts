@@ -2,10 +2,12 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SafeHttpModule } from '../../common/http-safety/index.js';
 import { AgentsModule } from '../agents/index.js';
+import { KnowledgeDelegationModule } from '../knowledge/index.js';
 import { BuiltinMcpSync } from './builtin/builtin-mcp-sync.js';
 import { McpClientFactory } from './client/mcp-client-factory.js';
 import { McpConnections } from './client/mcp-connections.js';
 import { McpDiscovery } from './client/mcp-discovery.js';
+import { KnowledgeMcpEndpoint } from './knowledge/knowledge-mcp-endpoint.js';
 import { McpServerToolsService } from './servers/mcp-server-tools.service.js';
 import { McpServersResourceSource } from './resources/mcp-servers.resource-source.js';
 import { HeaderSecrets } from './servers/header-secrets.js';
@@ -19,8 +21,14 @@ import { McpServerCatalog } from './servers/mcp-server-catalog.js';
  * the `mcps` resource source of agent configs.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([McpServerEntity]), SafeHttpModule, AgentsModule],
+  imports: [
+    TypeOrmModule.forFeature([McpServerEntity]),
+    SafeHttpModule,
+    AgentsModule,
+    KnowledgeDelegationModule,
+  ],
   providers: [
+    KnowledgeMcpEndpoint,
     McpServersRepository,
     McpServersService,
     HeaderSecrets,
@@ -33,6 +41,7 @@ import { McpServerCatalog } from './servers/mcp-server-catalog.js';
     McpServerCatalog,
   ],
   exports: [
+    KnowledgeMcpEndpoint,
     McpServerCatalog,
     McpServersRepository,
     McpServersService,

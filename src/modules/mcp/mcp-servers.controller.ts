@@ -101,8 +101,8 @@ export class McpServersController {
       '(protocol_error: not an MCP endpoint; url_not_allowed: SSRF refusal at connect time or on a redirect).',
   })
   @ApiErrors(403, [404, McpErrorCode.NOT_FOUND])
-  test(@Param('slug') slug: string): Promise<McpTestResultDto> {
-    return this.tools.test(slug);
+  test(@CurrentUser() actor: AuthenticatedUser, @Param('slug') slug: string): Promise<McpTestResultDto> {
+    return this.tools.test(actor, slug);
   }
 
   @Get(':slug/tools')
@@ -116,8 +116,8 @@ export class McpServersController {
     [409, McpErrorCode.TRANSPORT_NOT_SUPPORTED],
     [503, McpErrorCode.SERVER_UNAVAILABLE],
   )
-  listTools(@Param('slug') slug: string): Promise<McpToolListDto> {
-    return this.tools.tools(slug);
+  listTools(@CurrentUser() actor: AuthenticatedUser, @Param('slug') slug: string): Promise<McpToolListDto> {
+    return this.tools.tools(actor, slug);
   }
 
   @Put(':slug/tools/:name/status')

@@ -76,12 +76,16 @@ describe('skills: dependencies', () => {
     const known = await setDeps(slug, { mcp_dependencies: ['deepwiki-official'] });
     expect(known.status).toBe(200);
     expect((await row(slug)).mcpDependencies).toEqual(['deepwiki-official']);
-    for (const missing of ['knowledge', 'no-such-server']) {
+    for (const missing of ['no-such-server', 'knowledge-base']) {
       const res = await setDeps(slug, { mcp_dependencies: [missing] });
       expect(res.status).toBe(422);
       expect(res.body).toMatchObject({ details: { field: 'mcp_dependencies', ids: [missing] } });
     }
     expect((await row(slug)).mcpDependencies).toEqual(['deepwiki-official']);
+    // The builtin knowledge server (served by this application) is how skills ask for the knowledge tools.
+    const knowledge = await setDeps(slug, { mcp_dependencies: ['knowledge'] });
+    expect(knowledge.status).toBe(200);
+    expect((await row(slug)).mcpDependencies).toEqual(['knowledge']);
   });
 
   it('needs skill dependencies that exist and that every reader of the dependent skill can read', async () => {

@@ -36,6 +36,7 @@ export interface ToolSourceOutput {
 
 export interface ToolSourceContext {
   runId: string;
+  threadId: string;
   actor: RunActor;
   snapshot: RunConfigSnapshot;
 }

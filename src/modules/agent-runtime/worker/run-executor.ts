@@ -126,6 +126,7 @@ export class RunExecutor implements OnModuleInit {
     const { actor, snapshot } = await this.prepare(run, leaseToken);
     const { executable, runTools, sourceUnavailable } = await this.assembler.assemble({
       runId: run.id,
+      threadId: run.threadId,
       actor,
       snapshot,
     });

@@ -10,6 +10,8 @@ export interface BuiltinMcpServer {
   tags: string[];
   timeoutS?: number;
   sseReadTimeoutS?: number;
+  /** Inserted enabled (the knowledge server); others wait for an admin. Later starts keep the status. */
+  enabledByDefault?: boolean;
 }
 
 /**
@@ -27,8 +29,29 @@ export const BUILTIN_MCP_SERVERS: Readonly<Record<string, BuiltinMcpServer>> = {
   },
 };
 
-/** Served by this application (arrives with the knowledge module); reserved now. */
+/** Served by this application at `/mcp/knowledge`; reached at `KNOWLEDGE_MCP_URL`. */
 export const KNOWLEDGE_MCP_SLUG = 'knowledge';
+
+/** The builtin knowledge server: its URL is the deployment's (`KNOWLEDGE_MCP_URL`), never an admin's. */
+export function knowledgeMcpServer(url: string): BuiltinMcpServer {
+  return {
+    name: 'Knowledge',
+    description:
+      'The knowledge bases the running user may read: list them, query them, find and read their documents.',
+    transport: 'streamable_http',
+    url,
+    icon: '📖',
+    tags: ['builtin', 'knowledge'],
+    timeoutS: 10,
+    sseReadTimeoutS: 60,
+    enabledByDefault: true,
+  };
+}
+
+/** Every builtin definition of this deployment. */
+export function builtinMcpServers(knowledgeUrl: string): Readonly<Record<string, BuiltinMcpServer>> {
+  return { ...BUILTIN_MCP_SERVERS, [KNOWLEDGE_MCP_SLUG]: knowledgeMcpServer(knowledgeUrl) };
+}
 
 /** Builtins that no longer exist: their system-created rows are deleted at start. */
 export const RETIRED_BUILTIN_SLUGS: readonly string[] = ['mcp-server-chart'];

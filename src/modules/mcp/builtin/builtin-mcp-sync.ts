@@ -3,14 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { In, IsNull, Not, type EntityManager } from 'typeorm';
 import { McpServerEntity } from '../servers/mcp-server.entity.js';
 import { McpServersRepository } from '../servers/mcp-servers.repository.js';
-import { BUILTIN_MCP_SERVERS, RETIRED_BUILTIN_SLUGS, type BuiltinMcpServer } from './builtin-mcp-servers.js';
+import { AppConfig } from '../../../config/app-config.js';
+import { builtinMcpServers, RETIRED_BUILTIN_SLUGS, type BuiltinMcpServer } from './builtin-mcp-servers.js';
 
 const DEFAULT_TIMEOUT_S = 30;
 const DEFAULT_SSE_READ_TIMEOUT_S = 300;
 
 /**
  * At every start (api and worker, serialized by an advisory lock): builtin definitions are written into
- * `mcp_servers` (a new one disabled; an existing one gets its connection fields from code and keeps its
+ * `mcp_servers` (a new one disabled unless `enabledByDefault`, as `knowledge` is; an existing one gets its connection fields from code and keeps its
  * enabled state and disabled tools), retired builtins the system created are deleted, and legacy
  * `stdio` rows are disabled.
  */
@@ -18,10 +19,13 @@ const DEFAULT_SSE_READ_TIMEOUT_S = 300;
 export class BuiltinMcpSync implements OnApplicationBootstrap {
   private readonly logger = new Logger(BuiltinMcpSync.name);
 
-  constructor(private readonly repository: McpServersRepository) {}
+  constructor(
+    private readonly repository: McpServersRepository,
+    private readonly config: AppConfig,
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.sync(BUILTIN_MCP_SERVERS, RETIRED_BUILTIN_SLUGS);
+    await this.sync(builtinMcpServers(this.config.knowledgeMcp.url), RETIRED_BUILTIN_SLUGS);
   }
 
   sync(definitions: Readonly<Record<string, BuiltinMcpServer>>, retired: readonly string[]): Promise<void> {
@@ -56,13 +60,13 @@ export class BuiltinMcpSync implements OnApplicationBootstrap {
     };
     const columns = Object.keys(connection);
     const values = Object.values(connection);
-    // Inserted disabled; on conflict only a builtin row takes the code's fields (enabled, disabled_tools kept).
+    // On conflict only a builtin row takes the code's fields (enabled, disabled_tools kept).
     await manager.query(
       `INSERT INTO mcp_servers (id, slug, source, enabled, ${columns.join(', ')})
-       VALUES ($1, $2, 'builtin', false, ${columns.map((_, i) => `$${i + 3}`).join(', ')})
+       VALUES ($1, $2, 'builtin', $3, ${columns.map((_, i) => `$${i + 4}`).join(', ')})
        ON CONFLICT (slug) DO UPDATE SET ${columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()
        WHERE mcp_servers.source = 'builtin'`,
-      [randomUUID(), slug, ...values],
+      [randomUUID(), slug, definition.enabledByDefault ?? false, ...values],
     );
   }
 }

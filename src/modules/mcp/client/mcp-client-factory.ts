@@ -4,6 +4,9 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SafeHttpClient } from '../../../common/http-safety/index.js';
+import { KNOWLEDGE_MCP_SLUG } from '../builtin/builtin-mcp-servers.js';
+import { KnowledgeMcpEndpoint } from '../knowledge/knowledge-mcp-endpoint.js';
+import { McpErrors } from '../mcp.errors.js';
 import type { McpConnectionConfig } from '../servers/mcp-connection-config.js';
 import { McpTimeoutError } from './mcp-failure.js';
 
@@ -17,11 +20,16 @@ export interface ConnectedClient {
 /**
  * Connects an SDK client to a server. Every request of both transports (messages, the event streams,
  * each redirect hop) goes through the guarded fetch, which checks addresses at connect time and keeps
- * the configured headers from a redirect target on another origin.
+ * the configured headers from a redirect target on another origin. The builtin `knowledge` server is
+ * this application's own endpoint: it goes through `KnowledgeMcpEndpoint` (exactly that URL, a
+ * delegation token per request), and no other server may name that URL.
  */
 @Injectable()
 export class McpClientFactory {
-  constructor(private readonly http: SafeHttpClient) {}
+  constructor(
+    private readonly http: SafeHttpClient,
+    private readonly knowledge: KnowledgeMcpEndpoint,
+  ) {}
 
   async connect(config: McpConnectionConfig, signal?: AbortSignal): Promise<ConnectedClient> {
     const transport = this.transport(config);
@@ -36,6 +44,14 @@ export class McpClientFactory {
   }
 
   private transport(config: McpConnectionConfig): Transport {
+    if (config.slug === KNOWLEDGE_MCP_SLUG) {
+      return new StreamableHTTPClientTransport(new URL(this.knowledge.url), {
+        fetch: this.knowledge.fetch,
+        reconnectionOptions: NO_RECONNECT,
+      });
+    }
+    if (this.knowledge.isEndpoint(config.url))
+      throw McpErrors.urlNotAllowed(config.url, 'knowledge_endpoint');
     const url = new URL(config.url);
     const requestInit: RequestInit = { headers: { ...config.headers } };
     // Redirects are left to the guarded fetch: every hop checked, headers kept from other origins.

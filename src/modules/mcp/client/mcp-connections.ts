@@ -46,9 +46,13 @@ export class McpConnections implements OnModuleDestroy {
 
   constructor(private readonly factory: McpClientFactory) {}
 
-  /** The server's tools: the cached list, or a fresh one read within the server's timeout. */
-  async listTools(config: McpConnectionConfig): Promise<McpToolInfo[]> {
+  /**
+   * The server's tools: the cached list, or a fresh one read within the server's timeout (`fresh`:
+   * always read now, on the pooled session).
+   */
+  async listTools(config: McpConnectionConfig, options: { fresh?: boolean } = {}): Promise<McpToolInfo[]> {
     const hash = connectionConfigHash(config);
+    if (options.fresh === true) return withTimeout(this.readList(config, hash), config.timeoutMs);
     const cached = this.lists.get(hash);
     if (cached !== undefined && Date.now() - cached.at < TOOL_LIST_TTL_MS) return cached.tools;
     let loading = this.loading.get(hash);

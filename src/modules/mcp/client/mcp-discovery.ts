@@ -1,4 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { KNOWLEDGE_UNAVAILABLE_RPC_CODE } from '../../knowledge/index.js';
+import { KNOWLEDGE_MCP_SLUG } from '../builtin/builtin-mcp-servers.js';
+import { KnowledgeMcpEndpoint } from '../knowledge/knowledge-mcp-endpoint.js';
 import { McpErrorCode, McpErrors } from '../mcp.errors.js';
 import { connectionConfigOf } from '../servers/mcp-server-view.js';
 import type { McpConnectionConfig } from '../servers/mcp-connection-config.js';
@@ -18,20 +22,30 @@ export class McpDiscovery {
     private readonly servers: McpServersService,
     private readonly connections: McpConnections,
     private readonly factory: McpClientFactory,
+    private readonly knowledge: KnowledgeMcpEndpoint,
   ) {}
 
+  /** The builtin `knowledge` server is reached at this deployment's endpoint, never with headers. */
   configOf(row: McpServerEntity): McpConnectionConfig | null {
+    if (isKnowledge(row)) {
+      const config = connectionConfigOf(row, {});
+      return config === null ? null : { ...config, url: this.knowledge.url, headers: {} };
+    }
     return connectionConfigOf(row, this.servers.headersOf(row));
   }
 
-  /** The (cached) tool list of one server. */
+  /**
+   * The tool list of one server: cached, except for `knowledge`, whose list is read afresh for each
+   * run (a local call) so that switching Knowledge off shows at the next run's discovery.
+   */
   async discover(row: McpServerEntity): Promise<DiscoveryResult> {
     const config = this.configOf(row);
     if (config === null) return { ok: false, error: stdioFailure(row) };
     try {
-      return { ok: true, tools: await this.connections.listTools(config) };
+      const fresh = isKnowledge(row);
+      return { ok: true, tools: await this.connections.listTools(config, { fresh }) };
     } catch (error) {
-      return { ok: false, error: describeFailure(error, config) };
+      return { ok: false, error: failureOf(error, config) };
     }
   }
 
@@ -74,11 +88,27 @@ export class McpDiscovery {
       controller.abort();
       return {
         ok: false,
-        error: describeFailure(error, config),
+        error: failureOf(error, config),
         latencyMs: Math.round(performance.now() - started),
       };
     }
   }
+}
+
+function isKnowledge(row: McpServerEntity): boolean {
+  return row.slug === KNOWLEDGE_MCP_SLUG && row.source === 'builtin';
+}
+
+/** The knowledge server's "switched off" answer is an unavailable server, not a protocol fault. */
+function failureOf(error: unknown, config: McpConnectionConfig): McpFailure {
+  if (
+    config.slug === KNOWLEDGE_MCP_SLUG &&
+    error instanceof McpError &&
+    error.code === KNOWLEDGE_UNAVAILABLE_RPC_CODE
+  ) {
+    return { code: McpErrorCode.SERVER_UNAVAILABLE, message: 'Knowledge bases are switched off.' };
+  }
+  return describeFailure(error, config);
 }
 
 function stdioFailure(row: McpServerEntity): McpFailure {

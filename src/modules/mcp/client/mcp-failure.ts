@@ -49,6 +49,8 @@ function classify(error: unknown): McpFailure {
         return { code: McpErrorCode.URL_NOT_ALLOWED, message: error.message };
       case HttpSafetyErrorCode.TIMEOUT:
         return { code: McpErrorCode.TIMEOUT, message: error.message };
+      case McpErrorCode.URL_NOT_ALLOWED:
+        return { code: McpErrorCode.URL_NOT_ALLOWED, message: error.message };
       default:
         return { code: McpErrorCode.CONNECTION_FAILED, message: error.message };
     }

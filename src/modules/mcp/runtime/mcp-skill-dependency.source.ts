@@ -27,6 +27,6 @@ export class McpSkillDependencySource implements OnModuleInit {
       .flatMap((skill) => skill.mcp_dependencies)
       .filter((slug) => !selected.has(slug));
     if (needed.length === 0) return { tools: [] };
-    return this.loader.load([...new Set(needed)]);
+    return this.loader.load([...new Set(needed)], context);
   }
 }

@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
-import type { OfferedTool, UnavailableComponent } from '../../agent-runtime/index.js';
+import type { OfferedTool, ToolSourceContext, UnavailableComponent } from '../../agent-runtime/index.js';
+import type { DelegationGrant } from '../../knowledge/index.js';
 import { LargeToolResults } from '../../workspace/index.js';
 import { ToolsErrors, type RegisteredTool, type ToolInvocation } from '../../tools/index.js';
 import { McpConnections } from '../client/mcp-connections.js';
+import { KNOWLEDGE_MCP_SLUG } from '../builtin/builtin-mcp-servers.js';
 import { McpDiscovery } from '../client/mcp-discovery.js';
+import { KnowledgeMcpEndpoint } from '../knowledge/knowledge-mcp-endpoint.js';
 import { describeFailure } from '../client/mcp-failure.js';
 import type { McpToolInfo } from '../client/mcp-tool-info.js';
 import { McpErrorCode, McpErrors } from '../mcp.errors.js';
@@ -17,6 +20,16 @@ import { DomainError } from '../../../common/errors/domain-error.js';
 /** The SDK's own request timeout sits just past ours, so the executor's timeout (and its cancel) fires first. */
 const SDK_TIMEOUT_MARGIN_MS = 1_000;
 
+/** What a load needs of the run: whom the knowledge server's delegation speaks for, and how far. */
+export type RunScope = Pick<ToolSourceContext, 'runId' | 'threadId'> & {
+  actor: { id: string };
+  snapshot: { knowledges: readonly string[] };
+};
+
+/** Runs one call of a server's tool in whatever surroundings the server needs (a delegation). */
+type CallWrapper = (invocation: ToolInvocation, work: () => Promise<string>) => Promise<string>;
+const direct: CallWrapper = (_invocation, work) => work();
+
 export interface LoadedServerTools {
   tools: OfferedTool[];
   unavailable: UnavailableComponent[];
@@ -25,8 +38,9 @@ export interface LoadedServerTools {
 /**
  * Loads the tools of enabled MCP servers for a run: servers in parallel, each within its own timeout;
  * a server that fails is reported unavailable and costs the run nothing else. Disabled tools are left
- * out (so they are neither offered nor executable). The Skills module asks for one server's tools
- * mid-run through `load([slug])`.
+ * out (so they are neither offered nor executable). The builtin `knowledge` server is discovered and
+ * called as the run's user: every request carries a fresh delegation token for this run, its thread and
+ * the knowledge bases of its snapshot (a run with none is not offered the knowledge tools at all).
  */
 @Injectable()
 export class McpToolLoader {
@@ -35,18 +49,36 @@ export class McpToolLoader {
     private readonly discovery: McpDiscovery,
     private readonly connections: McpConnections,
     private readonly largeResults: LargeToolResults,
+    private readonly knowledge: KnowledgeMcpEndpoint,
   ) {}
 
-  async load(slugs: readonly string[]): Promise<LoadedServerTools> {
+  async load(slugs: readonly string[], run: RunScope): Promise<LoadedServerTools> {
     const rows = await this.repository.findEnabledBySlugs([...new Set(slugs)]);
-    const loaded = await Promise.all(rows.map((row) => this.loadServer(row)));
+    const loaded = await Promise.all(
+      rows.map((row) => {
+        if (row.slug !== KNOWLEDGE_MCP_SLUG || row.source !== 'builtin') return this.loadServer(row);
+        // A run without knowledge bases has nothing for the knowledge tools to reach: not even asked.
+        if (run.snapshot.knowledges.length === 0) return Promise.resolve({ tools: [], unavailable: [] });
+        const grant = (userId: string): DelegationGrant => ({
+          userId,
+          runId: run.runId,
+          threadId: run.threadId,
+          kbIds: run.snapshot.knowledges,
+        });
+        return this.knowledge.as(grant(run.actor.id), () =>
+          this.loadServer(row, (invocation, work) =>
+            this.knowledge.as(grant(invocation.context.user.id), work),
+          ),
+        );
+      }),
+    );
     return {
       tools: loaded.flatMap((server) => server.tools),
       unavailable: loaded.flatMap((server) => server.unavailable),
     };
   }
 
-  private async loadServer(row: McpServerEntity): Promise<LoadedServerTools> {
+  private async loadServer(row: McpServerEntity, wrap: CallWrapper = direct): Promise<LoadedServerTools> {
     const config = this.discovery.configOf(row);
     const result = await this.discovery.discover(row);
     if (config === null || !result.ok) {
@@ -63,11 +95,16 @@ export class McpToolLoader {
     const disabled = new Set(row.disabledTools);
     const tools = result.tools
       .filter((tool) => !disabled.has(tool.name))
-      .map((tool) => this.offered(row.slug, config, tool));
+      .map((tool) => this.offered(row.slug, config, tool, wrap));
     return { tools, unavailable: [] };
   }
 
-  private offered(slug: string, config: McpConnectionConfig, info: McpToolInfo): OfferedTool {
+  private offered(
+    slug: string,
+    config: McpConnectionConfig,
+    info: McpToolInfo,
+    wrap: CallWrapper,
+  ): OfferedTool {
     const execution: RegisteredTool = {
       metadata: {
         name: info.name,
@@ -82,7 +119,7 @@ export class McpToolLoader {
         base: false,
         timeoutMs: config.sseReadTimeoutMs,
       },
-      handler: (args, invocation) => this.call(config, info.name, args, invocation),
+      handler: (args, invocation) => wrap(invocation, () => this.call(config, info.name, args, invocation)),
       availability: () => ({ available: true, reason: null }),
     };
     return {

@@ -18,6 +18,6 @@ export class McpToolSource implements OnModuleInit {
   }
 
   async tools(context: ToolSourceContext): Promise<ToolSourceOutput> {
-    return this.loader.load(context.snapshot.mcps);
+    return this.loader.load(context.snapshot.mcps, context);
   }
 }

@@ -1,23 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
 import { McpDiscovery } from '../client/mcp-discovery.js';
+import { KnowledgeMcpEndpoint } from '../knowledge/knowledge-mcp-endpoint.js';
 import type { McpTestResultDto, McpToolListDto } from '../dto/mcp-server.dto.js';
 import { McpErrors } from '../mcp.errors.js';
 import { McpServersRepository } from './mcp-servers.repository.js';
 import { McpServersService } from './mcp-servers.service.js';
 
-/** The routes that talk to a server: the connection test, its tool list and the per-tool switches. */
+/**
+ * The routes that talk to a server: the connection test, its tool list and the per-tool switches. The
+ * knowledge server is asked as the admin, with no run and no knowledge base: enough to list its tools.
+ */
 @Injectable()
 export class McpServerToolsService {
   constructor(
     private readonly servers: McpServersService,
     private readonly repository: McpServersRepository,
     private readonly discovery: McpDiscovery,
+    private readonly knowledge: KnowledgeMcpEndpoint,
   ) {}
 
+  private asAdmin<T>(actor: AuthenticatedUser, work: () => Promise<T>): Promise<T> {
+    return this.knowledge.as({ userId: actor.id, runId: null, threadId: null, kbIds: [] }, work);
+  }
+
   /** Connects now; `ok: false` carries the real reason (never a false success). */
-  async test(slug: string): Promise<McpTestResultDto> {
-    const result = await this.discovery.testNow(await this.servers.require(slug));
+  async test(actor: AuthenticatedUser, slug: string): Promise<McpTestResultDto> {
+    const row = await this.servers.require(slug);
+    const result = await this.asAdmin(actor, () => this.discovery.testNow(row));
     if (!result.ok) return { ok: false, error: result.error };
     return {
       ok: true,
@@ -26,10 +36,10 @@ export class McpServerToolsService {
     };
   }
 
-  async tools(slug: string): Promise<McpToolListDto> {
+  async tools(actor: AuthenticatedUser, slug: string): Promise<McpToolListDto> {
     const row = await this.servers.require(slug);
     const disabled = new Set(row.disabledTools);
-    const tools = await this.discovery.requireTools(row);
+    const tools = await this.asAdmin(actor, () => this.discovery.requireTools(row));
     return {
       items: tools.map((tool) => ({
         name: tool.name,
@@ -54,7 +64,7 @@ export class McpServerToolsService {
     const row = await this.servers.require(slug);
     const listed = row.disabledTools.includes(name);
     if (!(enabled && listed)) {
-      const tools = await this.discovery.requireTools(row);
+      const tools = await this.asAdmin(actor, () => this.discovery.requireTools(row));
       if (!tools.some((tool) => tool.name === name)) throw McpErrors.toolNotFound(slug, name);
     }
     await this.repository.setToolDisabled(row.id, name, !enabled, actor.id);

@@ -5,6 +5,7 @@ import { roleAtLeast } from '../../../common/auth/user-role.js';
 import { DomainError } from '../../../common/errors/domain-error.js';
 import { SafeHttpClient } from '../../../common/http-safety/index.js';
 import { isReservedSlug } from '../builtin/builtin-mcp-servers.js';
+import { KnowledgeMcpEndpoint } from '../knowledge/knowledge-mcp-endpoint.js';
 import type { CreateMcpServerDto } from '../dto/create-mcp-server.dto.js';
 import type { McpServerDto, McpServerListDto } from '../dto/mcp-server.dto.js';
 import type { UpdateMcpServerDto } from '../dto/update-mcp-server.dto.js';
@@ -21,6 +22,7 @@ export class McpServersService {
     private readonly repository: McpServersRepository,
     private readonly secrets: HeaderSecrets,
     private readonly http: SafeHttpClient,
+    private readonly knowledge: KnowledgeMcpEndpoint,
   ) {}
 
   async list(actor: AuthenticatedUser): Promise<McpServerListDto> {
@@ -105,8 +107,12 @@ export class McpServersService {
     return recordOf(row, this.headersOf(row));
   }
 
-  /** Scheme and literal address (the allowlist honoured); names are checked at connect time. */
+  /**
+   * Scheme and literal address (the allowlist honoured); names are checked at connect time. The
+   * knowledge endpoint is the builtin's alone, whatever the allowlist says.
+   */
   private checkUrl(url: string): void {
+    if (this.knowledge.isEndpoint(url)) throw McpErrors.urlNotAllowed(url, 'knowledge_endpoint');
     try {
       this.http.checkUrl(url);
     } catch (error) {
