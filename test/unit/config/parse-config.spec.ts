@@ -38,6 +38,8 @@ describe('parseConfig', () => {
       agentCallWaitSeconds: 60,
       answerMaxChars: 20_000,
       shutdownGraceSeconds: 25,
+      checkpointPruneSeconds: 300,
+      checkpointPruneBatch: 200,
     });
     expect(config.auth.loginMaxFailuresPerMinute).toBe(10);
     expect(config.auth.passwordHashLogN).toBe(17);
