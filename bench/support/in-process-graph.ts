@@ -1,9 +1,9 @@
 import { HumanMessage, ToolMessage, type AIMessage } from '@langchain/core/messages';
-import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { parseConfig } from '../../src/config/parse-config.js';
 import { buildAgentGraph } from '../../src/modules/agent-runtime/graph/agent-graph.js';
+import { BatchedPostgresSaver } from '../../src/modules/agent-runtime/graph/batched-postgres-saver.js';
 import { ChatModelFactory } from '../../src/modules/agent-runtime/model/chat-model.factory.js';
 import { argsJsonSchema } from '../../src/modules/tools/registry/args-json-schema.js';
 import { writeFileSchema } from '../../src/modules/workspace/files/file-tool-schemas.js';
@@ -28,7 +28,7 @@ export function startInProcessGraph(
   poolSize: number,
 ): InProcessGraph {
   const pool = new pg.Pool({ connectionString: databaseUrl(database.name), max: poolSize });
-  const saver = new PostgresSaver(pool, undefined, { schema: 'langgraph' });
+  const saver = new BatchedPostgresSaver(pool, 'langgraph');
   const config = parseConfig({
     ...appEnvironment({ databaseName: database.name, port: 1, dataDir: '/tmp' }),
     OPENAI_BASE_URL: modelBaseUrl,
