@@ -244,6 +244,8 @@ export async function runAgentRunsBench(context: BenchContext): Promise<AgentRun
       pids,
       inputs: { threeTools: THREE_TOOLS_INPUT, noTools: NO_TOOLS_INPUT },
     });
+    // A quick A/B of two builds needs only this part (`BENCH_RUNS_SEQUENTIAL_ONLY=1`).
+    if (process.env.BENCH_RUNS_SEQUENTIAL_ONLY === '1') return { toolCallsPerRun: 3, sequential } as never;
     context.progress(`agent runs: ${RUNS} runs through the queue, ${CLIENTS} at a time`);
     const { result: queued, cpu } = await cpuPerRun(pids, RUNS, () => queuedRuns(api));
     context.progress(`agent runs: ${RUNS} runs of the same graph in-process`);

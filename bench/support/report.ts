@@ -120,10 +120,9 @@ export function formatJsonLine(report: BenchReport): string {
   );
 }
 
-export function agentRunLines(a: AgentRunFigures): string[] {
+export function sequentialLines(s: AgentRunFigures['sequential']): string[] {
   const f = (value: number) => round(value, 1).toFixed(1);
   const r = (value: number) => round(value, 2).toFixed(2);
-  const { sequential: s } = a;
   const sequentialRow = (label: string, c: AgentRunFigures['sequential']['threeTools']) => [
     label,
     f(c.queuedP50Ms),
@@ -154,6 +153,13 @@ export function agentRunLines(a: AgentRunFigures): string[] {
     `platform time per tool step (run − model time, 3-tool minus no-tool, / 3): ${f(s.platformMsPerToolStep)} ms; ` +
       `in-process graph alone: ${f(s.inProcessMsPerToolStep)} ms`,
     '',
+  ];
+}
+
+export function agentRunLines(a: AgentRunFigures): string[] {
+  const f = (value: number) => round(value, 1).toFixed(1);
+  return [
+    ...sequentialLines(a.sequential),
     `Agent runs, fake model over HTTP with ${a.toolCallsPerRun} tool calls per run, ${a.queued.runs} runs, 10 at a time`,
     table(
       ['path', 'runs/s', 'p50 ms', 'p99 ms'],
