@@ -6,7 +6,7 @@ import type { ToolVisibility, VisibilityContext } from '../../assembly/tool-visi
 import type { RunConfigSnapshot } from '../../assembly/run-config-snapshot.js';
 import type { RunEvents } from '../../events/run-events.js';
 import type { NewRunEvent } from '../../events/run-event.js';
-import type { MessagesRepository } from '../../messages/messages.repository.js';
+import type { MessagesRepository, NewMessage } from '../../messages/messages.repository.js';
 import type { RunTransitions } from '../../runs/run-transitions.js';
 
 export type ModelToolCall = NonNullable<AIMessage['tool_calls']>[number];
@@ -75,8 +75,9 @@ export class SessionScope {
     for (const slug of slugs) this.activated.add(slug);
   }
 
-  emit(events: NewRunEvent[]) {
-    return this.deps.events.emit(this.init.runId, events, { leaseToken: this.init.leaseToken });
+  /** Lease-fenced; with `message`, the run's message these events announce is stored with them. */
+  emit(events: NewRunEvent[], message?: NewMessage) {
+    return this.deps.events.emit(this.init.runId, events, { leaseToken: this.init.leaseToken }, message);
   }
 
   safePoint(): void {

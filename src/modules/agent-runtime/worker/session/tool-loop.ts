@@ -28,7 +28,7 @@ export async function runTools(
   scope: SessionScope,
   request: AIMessage,
 ): Promise<{ messages: ToolMessage[]; activatedSkills: string[] }> {
-  const { runId, threadId, leaseToken } = scope.init;
+  const { runId, threadId } = scope.init;
   const calls = request.tool_calls ?? [];
   const ids = calls.map((call) => toolMessageId(runId, request.id ?? '', call.id!));
   const stored = new Map((await scope.deps.messages.findByIds(ids)).map((row) => [row.id, row]));
@@ -65,16 +65,15 @@ export async function runTools(
     const { content, isError } = result;
     const skill = skillActivatedBy(scope.init.snapshot, call, result.isError);
     if (skill !== null) activated.push(skill);
-    await scope.deps.messages.insertFenced(
+    await scope.emit(
+      [
+        {
+          type: 'tool_result',
+          payload: { tool_call_id: call.id, name: call.name, content, is_error: isError },
+        },
+      ],
       { id, threadId, runId, role: 'tool', content, toolCallId: call.id!, name: call.name },
-      leaseToken,
     );
-    await scope.emit([
-      {
-        type: 'tool_result',
-        payload: { tool_call_id: call.id, name: call.name, content, is_error: isError },
-      },
-    ]);
     results.push(
       new ToolMessage({
         id,
