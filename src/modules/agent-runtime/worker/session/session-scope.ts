@@ -37,6 +37,11 @@ export interface RunSessionInit {
   model: BaseChatModel;
   toolContext: Omit<ToolExecutionContext, 'visibleTools'>;
   signal: AbortSignal;
+  /**
+   * Whether an earlier claim of this run executed it (a worker lost, a question answered, subagents
+   * awaited): only then can results of its tool calls be stored already.
+   */
+  resumed: boolean;
 }
 
 /**

@@ -31,7 +31,9 @@ export async function runTools(
   const { runId, threadId } = scope.init;
   const calls = request.tool_calls ?? [];
   const ids = calls.map((call) => toolMessageId(runId, request.id ?? '', call.id!));
-  const stored = new Map((await scope.deps.messages.findByIds(ids)).map((row) => [row.id, row]));
+  // The first execution of a run has stored none yet: the lookup is a query per tool step saved.
+  const found = scope.init.resumed ? await scope.deps.messages.findByIds(ids) : [];
+  const stored = new Map(found.map((row) => [row.id, row]));
   const execute = (call: ModelToolCall) => executeCall(scope, call);
   const results: ToolMessage[] = [];
   const activated: string[] = [];
