@@ -62,8 +62,33 @@ export async function streamChatCompletions(
   if (signal?.aborted) throw abortError(signal);
   const url = new URL(`${request.baseUrl.replace(/\/+$/, '')}/chat/completions`);
   const payload = JSON.stringify(request.body);
+  const send = () => postOnce(url, payload, request);
+  // A kept-alive connection the server closed meanwhile fails before any answer (a race with its idle
+  // timeout): the request is sent once more at once on a new connection (node's documented pattern),
+  // instead of waiting a backoff as for a provider failure. A call that got no answer may be made again
+  // anyway; the retry policy does the same.
+  const response = await send().catch((error: SendError) => {
+    if (error.reusedSocket === true && !signal?.aborted && STALE_SOCKET_CODES.has(error.code ?? ''))
+      return send();
+    throw error;
+  });
+  const status = response.statusCode ?? 0;
+  if (status < 200 || status >= 300)
+    throw new ProviderHttpError(status, response.headers, await errorOf(response));
+  return sseData(response, signal);
+}
+
+type SendError = Error & { code?: string; reusedSocket?: boolean };
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
+function postOnce(
+  url: URL,
+  payload: string,
+  request: ChatCompletionsStreamRequest,
+): Promise<IncomingMessage> {
+  const { signal } = request;
   const https = url.protocol === 'https:';
-  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+  return new Promise<IncomingMessage>((resolve, reject) => {
     const req = (https ? httpsRequest : httpRequest)(url, {
       method: 'POST',
       agent: https ? AGENTS.https : AGENTS.http,
@@ -85,16 +110,14 @@ export async function streamChatCompletions(
       settle();
       resolve(res);
     });
-    req.once('error', (error) => {
+    req.once('error', (error: SendError) => {
       settle();
-      reject(signal?.aborted ? abortError(signal) : error);
+      if (signal?.aborted) return reject(abortError(signal));
+      error.reusedSocket = req.reusedSocket;
+      reject(error);
     });
     req.end(payload);
   });
-  const status = response.statusCode ?? 0;
-  if (status < 200 || status >= 300)
-    throw new ProviderHttpError(status, response.headers, await errorOf(response));
-  return sseData(response, signal);
 }
 
 async function errorOf(response: IncomingMessage): Promise<unknown> {

@@ -68,6 +68,28 @@ describe('streamChatCompletions', () => {
     expect(started.sockets()).toBe(1);
   });
 
+  it('sends a request once more at once when its kept-alive connection was closed by the server', async () => {
+    const perSocket = new Map<unknown, number>();
+    let requests = 0;
+    const started = await serve((req, res) => {
+      requests++;
+      const onSocket = (perSocket.get(req.socket) ?? 0) + 1;
+      perSocket.set(req.socket, onSocket);
+      // The server dropped the idle connection just as the client reused it.
+      if (onSocket === 2) return void req.socket.destroy();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('data: {"n":1}\n\ndata: [DONE]\n\n');
+    });
+    server = started.server;
+    const call = async () =>
+      collect(
+        await streamChatCompletions({ baseUrl: started.baseUrl, apiKey: 'k', body: {}, timeoutMs: 5_000 }),
+      );
+    expect(await call()).toEqual([{ n: 1 }]);
+    expect(await call()).toEqual([{ n: 1 }]);
+    expect({ requests, sockets: started.sockets() }).toEqual({ requests: 3, sockets: 2 });
+  });
+
   it('rejects a failure status with its status and headers, read as the SDK errors are', async () => {
     const started = await serve((_req, res) => {
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '2' });
