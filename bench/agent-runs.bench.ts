@@ -1,5 +1,4 @@
-import { HumanMessage, ToolMessage, type AIMessage } from '@langchain/core/messages';
-import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -9,22 +8,15 @@ import { parseConfig } from '../src/config/parse-config.js';
 import { RunContextPreparer } from '../src/modules/agent-runtime/assembly/run-context-preparer.js';
 import { ToolAssembler } from '../src/modules/agent-runtime/assembly/tool-assembler.js';
 import { ToolVisibility } from '../src/modules/agent-runtime/assembly/tool-visibility.js';
-import { buildAgentGraph } from '../src/modules/agent-runtime/graph/agent-graph.js';
-import { ChatModelFactory } from '../src/modules/agent-runtime/model/chat-model.factory.js';
-import { argsJsonSchema } from '../src/modules/tools/registry/args-json-schema.js';
-import { writeFileSchema } from '../src/modules/workspace/files/file-tool-schemas.js';
 import { WorkerModule } from '../src/worker.module.js';
+import { sequentialRuns, type SequentialFigures } from './agent-runs-sequential.js';
+import { BenchApi } from './support/bench-api.js';
 import type { BenchContext } from './support/bench-context.js';
 import type { BenchDatabase } from './support/bench-database.js';
-import {
-  ADMIN_PASSWORD,
-  ADMIN_USERNAME,
-  appEnvironment,
-  databaseUrl,
-  randomSuffix,
-} from './support/bench-env.js';
-import { threeToolCalls } from './support/fake-model-server.js';
-import { httpRequest } from './support/http.js';
+import { ADMIN_USERNAME, appEnvironment, databaseUrl, randomSuffix } from './support/bench-env.js';
+import { NO_TOOLS_INPUT, threeToolCallsOrText } from './support/fake-model-server.js';
+import { startInProcessGraph, type InProcessGraph } from './support/in-process-graph.js';
+import { cpuPerRun } from './support/process-cpu.js';
 import { startSplitService } from './support/split-service.js';
 import { readRunEvents } from './support/sse-reader.js';
 import { percentile } from './support/stats.js';
@@ -36,6 +28,7 @@ export const FANOUT_RUNS = 100;
 export const SUBSCRIBERS_PER_RUN = 5;
 const ASSEMBLY_SAMPLES = 300;
 const TOOL = { name: 'write_file', args: { file_path: 'bench.txt', content: 'bench' } };
+const THREE_TOOLS_INPUT = 'Write the bench file three times.';
 
 export interface LatencyFigures {
   runs: number;
@@ -44,9 +37,15 @@ export interface LatencyFigures {
   p99Ms: number;
 }
 
+export interface CpuPerRun {
+  apiMsPerRun: number;
+  workerMsPerRun: number;
+}
+
 export interface AgentRunFigures {
   toolCallsPerRun: number;
-  queued: LatencyFigures & { firstEventP50Ms: number; firstEventP99Ms: number };
+  sequential: SequentialFigures;
+  queued: LatencyFigures & { firstEventP50Ms: number; firstEventP99Ms: number; cpu: CpuPerRun };
   inProcess: LatencyFigures;
   ratio: { throughput: number; p50: number };
   assemblyP50Ms: number;
@@ -58,6 +57,8 @@ export interface AgentRunFigures {
     eventsLost: number;
     deliveryP50Ms: number;
     deliveryP99Ms: number;
+    /** Only events created once every subscriber had its first frame (the start burst left out). */
+    afterBurst: { events: number; deliveryP50Ms: number; deliveryP99Ms: number };
   };
 }
 
@@ -83,51 +84,13 @@ function latencies(samples: number[], wallMs: number): LatencyFigures {
   };
 }
 
-class Api {
-  constructor(
-    readonly baseUrl: string,
-    private readonly token: string,
-  ) {}
-
-  static async login(baseUrl: string): Promise<Api> {
-    const res = await httpRequest(`${baseUrl}/api/auth/token`, {
-      method: 'POST',
-      body: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
-    });
-    return new Api(baseUrl, (JSON.parse(res.body) as { access_token: string }).access_token);
-  }
-
-  get bearer(): string {
-    return this.token;
-  }
-
-  async post<T>(path: string, body: unknown, expected: number): Promise<T> {
-    const res = await httpRequest(`${this.baseUrl}${path}`, {
-      method: 'POST',
-      body,
-      headers: { authorization: `Bearer ${this.token}` },
-      timeoutMs: 30_000,
-    });
-    if (res.status !== expected) throw new Error(`POST ${path} → ${res.status}: ${res.body.slice(0, 300)}`);
-    return JSON.parse(res.body) as T;
-  }
-
-  newThread(): Promise<{ id: string }> {
-    return this.post('/api/threads', { agent_slug: 'default-chatbot' }, 201);
-  }
-
-  startRun(threadId: string): Promise<{ run_id: string; stream_url: string }> {
-    return this.post(`/api/threads/${threadId}/runs`, { input: 'Write the bench file three times.' }, 202);
-  }
-}
-
 /** POST → `done`, through the API process, BullMQ and the worker process, read over SSE. */
-async function queuedRuns(api: Api) {
+async function queuedRuns(api: BenchApi) {
   const threads = await Promise.all(Array.from({ length: RUNS }, () => api.newThread()));
   const firstEvent: number[] = [];
   const { results, wallMs } = await closedLoop(RUNS, CLIENTS, async (i) => {
     const started = performance.now();
-    const run = await api.startRun(threads[i].id);
+    const run = await api.startRun(threads[i].id, THREE_TOOLS_INPUT);
     const read = await readRunEvents(`${api.baseUrl}${run.stream_url}`, api.bearer);
     if (!read.ended || read.events.at(-1)?.type !== 'done')
       throw new Error(
@@ -143,56 +106,14 @@ async function queuedRuns(api: Api) {
   };
 }
 
-/** The same graph and checkpointer in this process: model over HTTP, tools answered in memory. */
-async function inProcessRuns(database: BenchDatabase, modelBaseUrl: string) {
-  const pool = new pg.Pool({ connectionString: databaseUrl(database.name), max: CLIENTS + 2 });
-  const saver = new PostgresSaver(pool, undefined, { schema: 'langgraph' });
-  const config = parseConfig({
-    ...appEnvironment({ databaseName: database.name, port: 1, dataDir: '/tmp' }),
-    OPENAI_BASE_URL: modelBaseUrl,
-    DEFAULT_MODEL: 'bench-model',
+/** The same graph and checkpointer in this process, `CLIENTS` runs at a time. */
+async function inProcessRuns(graph: InProcessGraph) {
+  const { results, wallMs } = await closedLoop(RUNS, CLIENTS, async () => {
+    const started = performance.now();
+    await graph.run(THREE_TOOLS_INPUT);
+    return performance.now() - started;
   });
-  const model = new ChatModelFactory(config).create().bindTools([
-    {
-      type: 'function',
-      function: {
-        name: TOOL.name,
-        description: 'Write a file',
-        parameters: argsJsonSchema(writeFileSchema),
-      },
-    },
-  ]);
-  const graph = buildAgentGraph(
-    {
-      callModel: async (history) => {
-        let full: AIMessage | undefined;
-        for await (const chunk of await model.stream(history))
-          full = full === undefined ? chunk : (full as never as typeof chunk).concat(chunk);
-        return full!;
-      },
-      runTools: (request) =>
-        Promise.resolve({
-          messages: (request.tool_calls ?? []).map(
-            (call) => new ToolMessage({ content: 'ok', tool_call_id: call.id!, name: call.name }),
-          ),
-          activatedSkills: [],
-        }),
-    },
-    saver,
-  );
-  try {
-    const { results, wallMs } = await closedLoop(RUNS, CLIENTS, async () => {
-      const started = performance.now();
-      await graph.invoke(
-        { messages: [new HumanMessage('Write the bench file three times.')], runId: randomUUID() },
-        { configurable: { thread_id: randomUUID() }, durability: 'sync' },
-      );
-      return performance.now() - started;
-    });
-    return latencies(results, wallMs);
-  } finally {
-    await pool.end();
-  }
+  return latencies(results, wallMs);
 }
 
 /** Steps 1-3 of assembly for a run of the builtin chatbot, in a worker application context. */
@@ -235,9 +156,9 @@ async function assemblyTimes(database: BenchDatabase, dataDir: string): Promise<
 }
 
 /** 100 runs started at once, 5 SSE subscribers each: every event must reach every subscriber. */
-async function fanout(api: Api, database: BenchDatabase) {
+async function fanout(api: BenchApi, database: BenchDatabase) {
   const threads = await Promise.all(Array.from({ length: FANOUT_RUNS }, () => api.newThread()));
-  const runs = await Promise.all(threads.map((thread) => api.startRun(thread.id)));
+  const runs = await Promise.all(threads.map((thread) => api.startRun(thread.id, THREE_TOOLS_INPUT)));
   const reads = await Promise.all(
     runs.flatMap((run) =>
       Array.from({ length: SUBSCRIBERS_PER_RUN }, async () => {
@@ -264,6 +185,9 @@ async function fanout(api: Api, database: BenchDatabase) {
   let expected = 0;
   let lost = 0;
   const delivery: number[] = [];
+  const afterBurst: number[] = [];
+  // The burst: 100 POSTs and 500 connections with their replays; it is over once every stream is open.
+  const burstEnd = Math.max(...reads.map(({ read }) => read.events[0]?.receivedAt ?? 0));
   for (const { run, connectedAt, read } of reads) {
     const count = counts.get(run) ?? 0;
     expected += count;
@@ -271,7 +195,10 @@ async function fanout(api: Api, database: BenchDatabase) {
     for (let seq = 1; seq <= count; seq++) if (!seqs.has(seq)) lost++;
     // Only events created after the subscriber connected were delivered live.
     for (const event of read.events)
-      if (event.createdAt > connectedAt) delivery.push(event.receivedAt - event.createdAt);
+      if (event.createdAt > connectedAt) {
+        delivery.push(event.receivedAt - event.createdAt);
+        if (event.createdAt > burstEnd) afterBurst.push(event.receivedAt - event.createdAt);
+      }
   }
   return {
     runs: FANOUT_RUNS,
@@ -280,6 +207,11 @@ async function fanout(api: Api, database: BenchDatabase) {
     eventsLost: lost,
     deliveryP50Ms: percentile(delivery, 50),
     deliveryP99Ms: percentile(delivery, 99),
+    afterBurst: {
+      events: afterBurst.length,
+      deliveryP50Ms: afterBurst.length === 0 ? Number.NaN : percentile(afterBurst, 50),
+      deliveryP99Ms: afterBurst.length === 0 ? Number.NaN : percentile(afterBurst, 99),
+    },
   };
 }
 
@@ -289,22 +221,41 @@ async function fanout(api: Api, database: BenchDatabase) {
  * calls → SSE), against the same graph and checkpointer invoked in-process.
  */
 export async function runAgentRunsBench(context: BenchContext): Promise<AgentRunFigures> {
-  const service = await startSplitService(context, threeToolCalls(TOOL.name, TOOL.args), WORKER_CONCURRENCY);
-  const { database, fake, dataDir, api: apiServer } = service;
+  // The in-process graph logs through Nest's default logger here; the servers run at `warn`/`info`.
+  Logger.overrideLogger(['error', 'warn']);
+  const service = await startSplitService(
+    context,
+    threeToolCallsOrText(TOOL.name, TOOL.args),
+    WORKER_CONCURRENCY,
+  );
+  const { database, fake, dataDir, api: apiServer, worker } = service;
+  const graph = startInProcessGraph(database, fake.baseUrl, TOOL.name, CLIENTS + 2);
   try {
-    const api = await Api.login(apiServer.baseUrl);
+    const api = await BenchApi.login(apiServer.baseUrl);
     process.on('exit', () => process.stderr.write(apiServer.capturedOutput.slice(-3000)));
+    const pids = { api: apiServer.pid, worker: worker.pid };
+    context.progress('agent runs: sequential, one run at a time (service and in-process, interleaved)');
+    const sequential = await sequentialRuns({
+      api,
+      fake,
+      graph,
+      pids,
+      inputs: { threeTools: THREE_TOOLS_INPUT, noTools: NO_TOOLS_INPUT },
+    });
+    // A quick A/B of two builds needs only this part (`BENCH_RUNS_SEQUENTIAL_ONLY=1`).
+    if (process.env.BENCH_RUNS_SEQUENTIAL_ONLY === '1') return { toolCallsPerRun: 3, sequential } as never;
     context.progress(`agent runs: ${RUNS} runs through the queue, ${CLIENTS} at a time`);
-    const queued = await queuedRuns(api);
+    const { result: queued, cpu } = await cpuPerRun(pids, RUNS, () => queuedRuns(api));
     context.progress(`agent runs: ${RUNS} runs of the same graph in-process`);
-    const inProcess = await inProcessRuns(database, fake.baseUrl);
+    const inProcess = await inProcessRuns(graph);
     context.progress(`agent runs: ${FANOUT_RUNS} runs × ${SUBSCRIBERS_PER_RUN} SSE subscribers`);
     const fan = await fanout(api, database);
     context.progress('agent runs: assembly steps 1-3');
     const assembly = await assemblyTimes(database, dataDir);
     return {
       toolCallsPerRun: 3,
-      queued,
+      sequential,
+      queued: { ...queued, cpu },
       inProcess,
       ratio: {
         throughput: queued.runsPerSecond / inProcess.runsPerSecond,
@@ -315,6 +266,7 @@ export async function runAgentRunsBench(context: BenchContext): Promise<AgentRun
       fanout: fan,
     };
   } finally {
+    await graph.close();
     await service.stop();
   }
 }

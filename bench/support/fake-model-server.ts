@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 
 export interface ChatMessage {
   role: string;
@@ -19,6 +20,10 @@ export class FakeModelServer {
   private readonly sockets = new Set<Socket>();
   private readonly server: Server;
   private counter = 0;
+  /** Milliseconds spent answering (request arrival to the end of the reply), over every request. */
+  busyMs = 0;
+  /** Requests answered so far. */
+  requests = 0;
 
   private constructor(private readonly respond: (messages: ChatMessage[]) => Reply) {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -44,6 +49,11 @@ export class FakeModelServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const arrived = performance.now();
+    res.once('finish', () => {
+      this.busyMs += performance.now() - arrived;
+      this.requests++;
+    });
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
@@ -98,5 +108,17 @@ export function threeToolCalls(toolName: string, args: Record<string, unknown>) 
     return toolResults < 3
       ? { toolCalls: [{ name: toolName, args }] }
       : { text: 'All three tool calls are done.' };
+  };
+}
+
+/** A user message containing this is answered with text at once (a run with no tool call). */
+export const NO_TOOLS_INPUT = 'Answer without tools.';
+
+/** `threeToolCalls`, except for a conversation whose latest user message is `NO_TOOLS_INPUT`. */
+export function threeToolCallsOrText(toolName: string, args: Record<string, unknown>) {
+  const tools = threeToolCalls(toolName, args);
+  return (messages: ChatMessage[]): Reply => {
+    const lastUser = messages.filter((m) => m.role === 'user').at(-1);
+    return lastUser?.content === NO_TOOLS_INPUT ? { text: 'Answered without tools.' } : tools(messages);
   };
 }

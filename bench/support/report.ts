@@ -120,9 +120,46 @@ export function formatJsonLine(report: BenchReport): string {
   );
 }
 
+export function sequentialLines(s: AgentRunFigures['sequential']): string[] {
+  const f = (value: number) => round(value, 1).toFixed(1);
+  const r = (value: number) => round(value, 2).toFixed(2);
+  const sequentialRow = (label: string, c: AgentRunFigures['sequential']['threeTools']) => [
+    label,
+    f(c.queuedP50Ms),
+    f(c.queuedP99Ms),
+    f(c.inProcessP50Ms),
+    f(c.inProcessP99Ms),
+    r(c.ratioP50),
+    f(c.modelMsPerRun),
+    f(c.apiCpuMsPerRun),
+    f(c.workerCpuMsPerRun),
+  ];
+  return [
+    `Agent runs, sequential: one client, one run at a time, ${s.threeTools.runs} runs per case (ms)`,
+    table(
+      [
+        'run',
+        'POST→done p50',
+        'p99',
+        'in-process p50',
+        'p99',
+        'ratio p50',
+        'model/run',
+        'API CPU/run',
+        'worker CPU/run',
+      ],
+      [sequentialRow('3 × write_file', s.threeTools), sequentialRow('no tool call', s.noTools)],
+    ),
+    `platform time per tool step (run − model time, 3-tool minus no-tool, / 3): ${f(s.platformMsPerToolStep)} ms; ` +
+      `in-process graph alone: ${f(s.inProcessMsPerToolStep)} ms`,
+    '',
+  ];
+}
+
 export function agentRunLines(a: AgentRunFigures): string[] {
   const f = (value: number) => round(value, 1).toFixed(1);
   return [
+    ...sequentialLines(a.sequential),
     `Agent runs, fake model over HTTP with ${a.toolCallsPerRun} tool calls per run, ${a.queued.runs} runs, 10 at a time`,
     table(
       ['path', 'runs/s', 'p50 ms', 'p99 ms'],
@@ -148,9 +185,11 @@ export function agentRunLines(a: AgentRunFigures): string[] {
       ],
     ),
     `POST → first SSE event: p50 ${f(a.queued.firstEventP50Ms)} ms, p99 ${f(a.queued.firstEventP99Ms)} ms`,
+    `CPU per queued run: API ${f(a.queued.cpu.apiMsPerRun)} ms, worker ${f(a.queued.cpu.workerMsPerRun)} ms`,
     `Runtime assembly (steps 1-3): p50 ${round(a.assemblyP50Ms, 2)} ms, p99 ${round(a.assemblyP99Ms, 2)} ms`,
     `SSE fan-out: ${a.fanout.subscribers} subscribers on ${a.fanout.runs} concurrent runs: ` +
-      `${a.fanout.eventsLost} of ${a.fanout.eventsExpected} events lost, live delivery p50 ${f(a.fanout.deliveryP50Ms)} ms, p99 ${f(a.fanout.deliveryP99Ms)} ms`,
+      `${a.fanout.eventsLost} of ${a.fanout.eventsExpected} events lost, live delivery p50 ${f(a.fanout.deliveryP50Ms)} ms, p99 ${f(a.fanout.deliveryP99Ms)} ms; ` +
+      `after the start burst (${a.fanout.afterBurst.events} deliveries) p50 ${f(a.fanout.afterBurst.deliveryP50Ms)} ms, p99 ${f(a.fanout.afterBurst.deliveryP99Ms)} ms`,
     '',
   ];
 }

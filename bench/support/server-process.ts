@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { onCleanup } from './cleanup.js';
@@ -24,6 +25,16 @@ export interface StartOptions {
 }
 
 export class ServerStartError extends Error {}
+
+/**
+ * `BENCH_CPU_PROF_DIR=<dir>` starts every server under V8's sampling profiler; each writes a
+ * `.cpuprofile` into `<dir>/<label>/` when it exits (see `npm run bench:profile`).
+ */
+function profilerArgs(label: string): string[] {
+  const dir = process.env.BENCH_CPU_PROF_DIR;
+  if (dir === undefined || dir === '') return [];
+  return ['--cpu-prof', `--cpu-prof-dir=${join(dir, label.replace(/[^\w.-]+/g, '_'))}`];
+}
 
 /**
  * A server running as a child process (`node <script>`), so the load generator and the server never
@@ -75,7 +86,7 @@ export class ServerProcess {
   /** Spawns the server and resolves once `healthPath` answers 200; `startupMs` is spawn → first 200. */
   static async start(options: StartOptions): Promise<{ server: ServerProcess; startupMs: number }> {
     const spawnedAt = performance.now();
-    const child = spawn(process.execPath, [options.script], {
+    const child = spawn(process.execPath, [...profilerArgs(options.label), options.script], {
       cwd: options.cwd,
       env: options.env,
       stdio: ['ignore', 'pipe', 'pipe'],

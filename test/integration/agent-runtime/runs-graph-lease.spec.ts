@@ -94,6 +94,17 @@ describe('execution lease fencing (service level)', () => {
           tokenA,
         ),
     ).rejects.toBeInstanceOf(LeaseLostError);
+    // A message stored with the events that announce it (how the runtime records model and tool replies).
+    await expect(
+      ctx.app
+        .get(RunEvents)
+        .emit(
+          runId,
+          [{ type: 'message', payload: {} }],
+          { leaseToken: tokenA },
+          { id: randomUUID(), threadId, runId, role: 'assistant', content: 'stale', toolCalls: null },
+        ),
+    ).rejects.toBeInstanceOf(LeaseLostError);
     expect(await transitions.release(run, tokenA)).toBe(false);
 
     expect(await leaseRow(runId)).toEqual(held);
@@ -183,6 +194,18 @@ describe('execution lease fencing (service level)', () => {
             .insertFenced(
               { id: randomUUID(), threadId, runId, role: 'assistant', content: 'stale', toolCalls: null },
               stale,
+            ),
+      ],
+      [
+        'message with its events',
+        () =>
+          ctx.app
+            .get(RunEvents)
+            .emit(
+              runId,
+              [{ type: 'message', payload: {} }],
+              { leaseToken: stale },
+              { id: randomUUID(), threadId, runId, role: 'assistant', content: 'stale', toolCalls: null },
             ),
       ],
       ['authorization re-check', () => authorization.verify(runId, stale, subject)],

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { messageColumns, type NewMessage } from '../messages/messages.repository.js';
 import type { NewRunEvent, RunEvent } from './run-event.js';
 
 /** Who may append: the lease holder (its token is checked in the same statement) or any writer. */
@@ -33,22 +34,35 @@ export class RunEventStore {
 
   /**
    * Numbers and stores `events` in one statement. Returns them numbered, or `null` when the fence
-   * refused (the lease is no longer this token's) and nothing was written.
+   * refused (the lease is no longer this token's) and nothing was written. A fenced append may carry
+   * the run's `message` the events announce: it is inserted in the same statement, under the same
+   * fence (a message already stored under its id, from a re-executed step, is kept as it is).
    */
   async append(
     runId: string,
     events: readonly NewRunEvent[],
     fence: EventFence,
     manager: EntityManager = this.dataSource.manager,
+    message?: NewMessage,
   ): Promise<RunEvent[] | null> {
     if (events.length === 0) return [];
     const fenced = fence !== 'unfenced';
+    if (message !== undefined && (!fenced || message.runId !== runId))
+      throw new Error('a message is appended only with its own run, under the lease');
+    const insertMessage =
+      message === undefined
+        ? ''
+        : `, m AS (
+         INSERT INTO messages (id, thread_id, run_id, role, content, tool_calls, tool_call_id, name)
+         SELECT $6, $7, $8, $9, $10, $11::jsonb, $12, $13 FROM s
+         ON CONFLICT (id) DO NOTHING
+       )`;
     const rows = await manager.query<EventRow[]>(
       `WITH s AS (
          UPDATE runs SET last_event_seq = last_event_seq + $2
           WHERE id = $1 ${fenced ? 'AND lease_token = $5' : ''}
           RETURNING last_event_seq
-       )
+       )${insertMessage}
        INSERT INTO run_events (run_id, seq, type, payload)
        SELECT $1, s.last_event_seq - $2 + t.ord, t.type, t.payload
          FROM s, unnest($3::text[], $4::jsonb[]) WITH ORDINALITY AS t(type, payload, ord)
@@ -59,6 +73,7 @@ export class RunEventStore {
         events.map((event) => event.type),
         events.map((event) => JSON.stringify(event.payload)),
         ...(fenced ? [fence.leaseToken] : []),
+        ...(message === undefined ? [] : messageColumns(message)),
       ],
     );
     if (rows.length === 0) return null;

@@ -111,8 +111,8 @@ export class RunEventStreams implements BeforeApplicationShutdown {
           this.logger.warn({ run_id: runId, err: (error as Error).message }, 'run event stream failed'),
       },
       async () => {
-        const run = await this.runs.findById(runId);
-        return run === null || isTerminal(run.status);
+        const status = await this.runs.statusOf(runId);
+        return status === null || isTerminal(status);
       },
     );
     teardown.add(() => follower.close());

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { LeaseLostError } from '../runs/runs.errors.js';
 import { RunEventBus } from './run-event-bus.js';
 import { RunEventStore, type EventFence } from './run-event-store.js';
+import type { NewMessage } from '../messages/messages.repository.js';
 import type { NewRunEvent, RunEvent } from './run-event.js';
 
 /** Appends run events to the table, then publishes them for live streams. */
@@ -13,9 +14,17 @@ export class RunEvents {
     private readonly bus: RunEventBus,
   ) {}
 
-  /** Stores and publishes; a fenced append whose lease is gone throws `LeaseLostError`. */
-  async emit(runId: string, events: readonly NewRunEvent[], fence: EventFence): Promise<RunEvent[]> {
-    const stored = await this.store.append(runId, events, fence);
+  /**
+   * Stores and publishes; a fenced append whose lease is gone throws `LeaseLostError`. With a
+   * `message` (fenced only), the message the events announce is stored in the same statement.
+   */
+  async emit(
+    runId: string,
+    events: readonly NewRunEvent[],
+    fence: EventFence,
+    message?: NewMessage,
+  ): Promise<RunEvent[]> {
+    const stored = await this.store.append(runId, events, fence, undefined, message);
     if (stored === null) throw new LeaseLostError(runId);
     await this.bus.publish(runId, stored);
     return stored;

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import pg from 'pg';
 import { AppConfig } from '../../../config/app-config.js';
+import { BatchedPostgresSaver } from './batched-postgres-saver.js';
 
 const SCHEMA = 'langgraph';
 /** Serializes `setup()` across processes starting together (its migrations are not concurrency-safe). */
@@ -14,7 +14,7 @@ const SETUP_LOCK_KEY = 7_310_042;
 @Injectable()
 export class Checkpointer implements OnModuleInit, OnApplicationShutdown {
   readonly pool: pg.Pool;
-  readonly saver: PostgresSaver;
+  readonly saver: BatchedPostgresSaver;
   private setup: Promise<void> | null = null;
   private readonly logger = new Logger(Checkpointer.name);
 
@@ -29,7 +29,7 @@ export class Checkpointer implements OnModuleInit, OnApplicationShutdown {
     this.pool.on('error', (error) =>
       this.logger.warn({ err: error.message }, 'checkpointer connection lost'),
     );
-    this.saver = new PostgresSaver(this.pool, undefined, { schema: SCHEMA });
+    this.saver = new BatchedPostgresSaver(this.pool, SCHEMA);
   }
 
   async onModuleInit(): Promise<void> {

@@ -15,7 +15,8 @@ export interface NewMessage {
   name?: string | null;
 }
 
-const columns = (m: NewMessage) => [
+/** The column values of `INSERT INTO messages (id, thread_id, run_id, role, content, tool_calls, tool_call_id, name)`. */
+export const messageColumns = (m: NewMessage) => [
   m.id,
   m.threadId,
   m.runId,
@@ -37,7 +38,7 @@ export class MessagesRepository {
     await manager.query(
       `INSERT INTO messages (id, thread_id, run_id, role, content, tool_calls, tool_call_id, name)
        VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)`,
-      columns(message),
+      messageColumns(message),
     );
   }
 
@@ -51,7 +52,7 @@ export class MessagesRepository {
        INSERT INTO messages (id, thread_id, run_id, role, content, tool_calls, tool_call_id, name)
        SELECT $1, $2, $3, $4, $5, $6::jsonb, $7, $8 FROM held
        ON CONFLICT (id) DO NOTHING RETURNING id`,
-      [...columns(message), leaseToken],
+      [...messageColumns(message), leaseToken],
     );
     if (inserted.length > 0) return;
     const [held] = await this.dataSource.query<unknown[]>(

@@ -2,11 +2,15 @@ import { Logger } from '@nestjs/common';
 import { ChatOpenAICompletions, type ChatOpenAIFields, type OpenAIClient } from '@langchain/openai';
 import type { MessageContent } from '@langchain/core/messages';
 import { callWithModelRetries, type ModelRetryContext } from './call-with-model-retries.js';
+import { streamChatCompletions } from './chat-completions-stream.js';
 import type { ModelRetryOptions } from './model-retry-policy.js';
 
 type StreamingRequest = OpenAIClient.Chat.ChatCompletionCreateParamsStreaming;
 type NonStreamingRequest = OpenAIClient.Chat.ChatCompletionCreateParamsNonStreaming;
 type RequestOptions = OpenAIClient.RequestOptions;
+
+/** The OpenAI SDK's default limit for one try, where no timeout is given. */
+const DEFAULT_TIMEOUT_MS = 600_000;
 
 /** Inside a run's execution these lines carry the run's log fields (`RunLogContext`). */
 const logger = new Logger('ChatModel');
@@ -21,17 +25,25 @@ export interface RetryingChatOpenAIFields extends ChatOpenAIFields {
  * A Chat Completions model (any OpenAI-compatible endpoint) whose HTTP requests go through our retry
  * policy instead of LangChain's and the SDK's (both set to 0 retries). Every request, streamed or not,
  * passes through `completionWithRetry`; a stream is retried only before its first chunk, so no output is
- * ever repeated.
+ * ever repeated. LangChain still builds the request (messages, tools, options) and reads the chunks
+ * (text, tool calls, usage); a streamed request is sent by `streamChatCompletions` (node's HTTP client,
+ * a kept-alive connection) instead of the OpenAI SDK, whose fetch and web streams cost more than the rest
+ * of a model call on our side. Requests that do not stream still go through the SDK.
  */
 export class RetryingChatOpenAI extends ChatOpenAICompletions {
   private readonly retry: ModelRetryOptions;
   private readonly retryHooks: RetryingChatOpenAIFields['retryHooks'];
+  private readonly endpoint: { baseUrl: string; apiKey: string };
 
   constructor(fields: RetryingChatOpenAIFields) {
     const { retry, retryHooks, ...openAIFields } = fields;
     super({ ...openAIFields, maxRetries: 0 });
     this.retry = retry;
     this.retryHooks = retryHooks;
+    this.endpoint = {
+      baseUrl: fields.configuration?.baseURL ?? 'https://api.openai.com/v1',
+      apiKey: typeof fields.apiKey === 'string' ? fields.apiKey : '',
+    };
   }
 
   /**
@@ -61,7 +73,16 @@ export class RetryingChatOpenAI extends ChatOpenAICompletions {
     request: StreamingRequest | NonStreamingRequest,
     requestOptions?: RequestOptions,
   ): Promise<unknown> {
-    const once = () => super.completionWithRetry(request as never, { ...requestOptions, maxRetries: 0 });
+    const signal = requestOptions?.signal ?? undefined;
+    const once = request.stream
+      ? () =>
+          streamChatCompletions({
+            ...this.endpoint,
+            body: request,
+            timeoutMs: this.timeout ?? DEFAULT_TIMEOUT_MS,
+            signal,
+          })
+      : () => super.completionWithRetry(request as never, { ...requestOptions, maxRetries: 0 });
     logger.debug({ model: this.model }, 'model request');
     const onRetry = this.retryHooks?.onRetry;
     return callWithModelRetries(once, {
@@ -75,7 +96,7 @@ export class RetryingChatOpenAI extends ChatOpenAICompletions {
       },
       model: this.model,
       options: this.retry,
-      signal: requestOptions?.signal ?? undefined,
+      signal,
     });
   }
 }

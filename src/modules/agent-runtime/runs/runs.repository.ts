@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository, type EntityManager } from 'typeorm';
-import { ACTIVE_STATUSES } from './run-status.js';
+import { ACTIVE_STATUSES, type RunStatus } from './run-status.js';
 import { RunEntity } from './run.entity.js';
 import { ACTIVE_LIST, O_AHEAD_OF_R, R_IS_QUEUED_HEAD, THREAD_QUEUE_ORDER } from './thread-queue.js';
 
@@ -28,6 +28,15 @@ export class RunsRepository {
   /** The run if it belongs to `userId`; another user's run is indistinguishable from none. */
   findOwned(userId: string, id: string): Promise<RunEntity | null> {
     return this.rows.findOneBy({ id, userId });
+  }
+
+  /** The run's status alone, or null when there is no such run. */
+  async statusOf(id: string): Promise<RunStatus | null> {
+    const [row] = await this.dataSource.query<{ status: RunStatus }[]>(
+      `SELECT status FROM runs WHERE id = $1`,
+      [id],
+    );
+    return row?.status ?? null;
   }
 
   findByRequest(userId: string, requestId: string): Promise<RunEntity | null> {

@@ -154,6 +154,7 @@ export class RunExecutor implements OnModuleInit {
         executable,
         model: this.models.create({ model: snapshot.model }),
         signal,
+        resumed: run.attempts > 1,
         toolContext: {
           user: actor,
           runId: run.id,

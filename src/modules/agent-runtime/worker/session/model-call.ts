@@ -71,7 +71,22 @@ async function recordAssistant(
     toolCalls.push({ id, name: invalid.name ?? 'unknown', args: {} });
   }
   const content = textOf(full.content);
-  await scope.deps.messages.insertFenced(
+  await scope.emit(
+    [
+      {
+        type: 'message',
+        payload: {
+          message_id: messageId,
+          role: 'assistant',
+          content,
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        },
+      },
+      ...toolCalls.map((call): NewRunEvent => ({
+        type: 'tool_call',
+        payload: { tool_call_id: call.id, name: call.name, args: call.args },
+      })),
+    ],
     {
       id: messageId,
       threadId,
@@ -80,23 +95,7 @@ async function recordAssistant(
       content,
       toolCalls: toolCalls.length > 0 ? toolCalls : null,
     },
-    leaseToken,
   );
-  await scope.emit([
-    {
-      type: 'message',
-      payload: {
-        message_id: messageId,
-        role: 'assistant',
-        content,
-        ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-      },
-    },
-    ...toolCalls.map((call): NewRunEvent => ({
-      type: 'tool_call',
-      payload: { tool_call_id: call.id, name: call.name, args: call.args },
-    })),
-  ]);
   const usage = full.usage_metadata;
   if (usage !== undefined)
     await scope.deps.transitions.addUsage(runId, leaseToken, {

@@ -6,7 +6,7 @@ import type { ToolVisibility, VisibilityContext } from '../../assembly/tool-visi
 import type { RunConfigSnapshot } from '../../assembly/run-config-snapshot.js';
 import type { RunEvents } from '../../events/run-events.js';
 import type { NewRunEvent } from '../../events/run-event.js';
-import type { MessagesRepository } from '../../messages/messages.repository.js';
+import type { MessagesRepository, NewMessage } from '../../messages/messages.repository.js';
 import type { RunTransitions } from '../../runs/run-transitions.js';
 
 export type ModelToolCall = NonNullable<AIMessage['tool_calls']>[number];
@@ -37,6 +37,11 @@ export interface RunSessionInit {
   model: BaseChatModel;
   toolContext: Omit<ToolExecutionContext, 'visibleTools'>;
   signal: AbortSignal;
+  /**
+   * Whether an earlier claim of this run executed it (a worker lost, a question answered, subagents
+   * awaited): only then can results of its tool calls be stored already.
+   */
+  resumed: boolean;
 }
 
 /**
@@ -75,8 +80,9 @@ export class SessionScope {
     for (const slug of slugs) this.activated.add(slug);
   }
 
-  emit(events: NewRunEvent[]) {
-    return this.deps.events.emit(this.init.runId, events, { leaseToken: this.init.leaseToken });
+  /** Lease-fenced; with `message`, the run's message these events announce is stored with them. */
+  emit(events: NewRunEvent[], message?: NewMessage) {
+    return this.deps.events.emit(this.init.runId, events, { leaseToken: this.init.leaseToken }, message);
   }
 
   safePoint(): void {

@@ -28,10 +28,12 @@ export async function runTools(
   scope: SessionScope,
   request: AIMessage,
 ): Promise<{ messages: ToolMessage[]; activatedSkills: string[] }> {
-  const { runId, threadId, leaseToken } = scope.init;
+  const { runId, threadId } = scope.init;
   const calls = request.tool_calls ?? [];
   const ids = calls.map((call) => toolMessageId(runId, request.id ?? '', call.id!));
-  const stored = new Map((await scope.deps.messages.findByIds(ids)).map((row) => [row.id, row]));
+  // The first execution of a run has stored none yet: the lookup is a query per tool step saved.
+  const found = scope.init.resumed ? await scope.deps.messages.findByIds(ids) : [];
+  const stored = new Map(found.map((row) => [row.id, row]));
   const execute = (call: ModelToolCall) => executeCall(scope, call);
   const results: ToolMessage[] = [];
   const activated: string[] = [];
@@ -65,16 +67,15 @@ export async function runTools(
     const { content, isError } = result;
     const skill = skillActivatedBy(scope.init.snapshot, call, result.isError);
     if (skill !== null) activated.push(skill);
-    await scope.deps.messages.insertFenced(
+    await scope.emit(
+      [
+        {
+          type: 'tool_result',
+          payload: { tool_call_id: call.id, name: call.name, content, is_error: isError },
+        },
+      ],
       { id, threadId, runId, role: 'tool', content, toolCallId: call.id!, name: call.name },
-      leaseToken,
     );
-    await scope.emit([
-      {
-        type: 'tool_result',
-        payload: { tool_call_id: call.id, name: call.name, content, is_error: isError },
-      },
-    ]);
     results.push(
       new ToolMessage({
         id,

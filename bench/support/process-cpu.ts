@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+
+/** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ, 100 on Linux builds). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds (user + system, every thread) a child process has used so far, from `/proc/<pid>/stat`.
+ * Its resolution is 10 ms, so figures are taken over many runs. Null where `/proc` is not there.
+ */
+export function processCpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces) start at the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name.
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU milliseconds per run the API and worker processes spent while `work` ran `runs` runs. */
+export async function cpuPerRun<T>(
+  pids: { api: number; worker: number },
+  runs: number,
+  work: () => Promise<T>,
+): Promise<{ result: T; cpu: { apiMsPerRun: number; workerMsPerRun: number } }> {
+  const before = { api: processCpuSeconds(pids.api), worker: processCpuSeconds(pids.worker) };
+  const result = await work();
+  const perRun = (pid: number, start: number | null) => {
+    const end = processCpuSeconds(pid);
+    return start === null || end === null ? Number.NaN : ((end - start) * 1000) / runs;
+  };
+  return {
+    result,
+    cpu: { apiMsPerRun: perRun(pids.api, before.api), workerMsPerRun: perRun(pids.worker, before.worker) },
+  };
+}

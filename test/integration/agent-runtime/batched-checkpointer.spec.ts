@@ -1,0 +1,125 @@
+import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import {
+  Annotation,
+  Command,
+  END,
+  interrupt,
+  messagesStateReducer,
+  START,
+  StateGraph,
+  type BaseCheckpointSaver,
+} from '@langchain/langgraph';
+import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import pg from 'pg';
+import { BatchedPostgresSaver } from '../../../src/modules/agent-runtime/graph/batched-postgres-saver';
+import { createTestDatabase } from '../../support/test-database';
+import { databaseUrl } from '../../support/test-env';
+
+const State = Annotation.Root({
+  messages: Annotation<BaseMessage[]>({ reducer: messagesStateReducer, default: () => [] }),
+  sides: Annotation<string[]>({ reducer: (a, b) => [...a, ...b], default: () => [] }),
+});
+
+/** Two nodes in one step (several writes per step), an interrupt, and a node failing once. */
+function graphOn(saver: BaseCheckpointSaver) {
+  let failed = false;
+  return new StateGraph(State)
+    .addNode('left', () => ({ sides: ['left'] }))
+    .addNode('right', () => ({
+      sides: ['right'],
+      messages: [new AIMessage({ id: 'm-right', content: 'r' })],
+    }))
+    .addNode('ask', () => {
+      const answer = interrupt<{ question: string }, string>({ question: 'go on?' });
+      return { messages: [new AIMessage({ id: 'm-answer', content: answer })] };
+    })
+    .addNode('flaky', () => {
+      if (!failed) {
+        failed = true;
+        throw new Error('first try fails');
+      }
+      return { messages: [new AIMessage({ id: 'm-done', content: 'done' })] };
+    })
+    .addEdge(START, 'left')
+    .addEdge(START, 'right')
+    .addEdge(['left', 'right'], 'ask')
+    .addEdge('ask', 'flaky')
+    .addEdge('flaky', END)
+    .compile({ checkpointer: saver });
+}
+
+describe('BatchedPostgresSaver', () => {
+  let pool: pg.Pool;
+  let drop: () => Promise<void>;
+  const savers: Record<'library' | 'batched', BaseCheckpointSaver> = {} as never;
+
+  beforeAll(async () => {
+    const database = await createTestDatabase();
+    drop = database.drop;
+    pool = new pg.Pool({ connectionString: databaseUrl(database.name), max: 4 });
+    for (const schema of ['lg_library', 'lg_batched']) await pool.query(`CREATE SCHEMA ${schema}`);
+    savers.library = new PostgresSaver(pool, undefined, { schema: 'lg_library' });
+    savers.batched = new BatchedPostgresSaver(pool, 'lg_batched');
+    await (savers.library as PostgresSaver).setup();
+    await (savers.batched as PostgresSaver).setup();
+  });
+
+  afterAll(async () => {
+    await pool.end();
+    await drop();
+  });
+
+  /**
+   * What a schema holds for the thread, without the time-based checkpoint and task ids (blobs of the
+   * special channels, `__interrupt__` for one, carry ids made from them: only their size is compared).
+   */
+  const blob = (column: string, channel: string) =>
+    `CASE WHEN ${channel} LIKE '\\_\\_%' THEN length(${column})::text ELSE encode(${column}, 'hex') END AS blob`;
+  const rowsOf = async (schema: string) => {
+    const q = async (sql: string) => (await pool.query<Record<string, unknown>>(sql)).rows;
+    return {
+      checkpoints: await q(
+        `SELECT checkpoint_ns, checkpoint->'channel_versions' AS versions, metadata->>'step' AS step,
+                metadata->>'source' AS source, parent_checkpoint_id IS NULL AS root
+           FROM ${schema}.checkpoints ORDER BY checkpoint_id`,
+      ),
+      blobs: await q(
+        `SELECT checkpoint_ns, channel, version, type, ${blob('blob', 'channel')} FROM ${schema}.checkpoint_blobs
+          ORDER BY channel, version`,
+      ),
+      writes: await q(
+        `SELECT w.checkpoint_ns, w.idx, w.channel, w.type, ${blob('w.blob', 'w.channel')}
+           FROM ${schema}.checkpoint_writes w JOIN ${schema}.checkpoints c USING (thread_id, checkpoint_id)
+          ORDER BY c.checkpoint_id, w.channel, w.idx, w.type, length(w.blob)`,
+      ),
+    };
+  };
+
+  it('stores the same rows as the library saver and reads back the same state, interrupts and errors', async () => {
+    const config = { configurable: { thread_id: 'thread-1' } };
+    const states: Record<string, unknown[]> = { library: [], batched: [] };
+    for (const name of ['library', 'batched'] as const) {
+      const graph = graphOn(savers[name]);
+      await graph.invoke({ messages: [new HumanMessage({ id: 'm-user', content: 'hi' })] }, config);
+      const waiting = await graph.getState(config);
+      await expect(graph.invoke(new Command({ resume: 'yes' }), config)).rejects.toThrow('first try fails');
+      const failedState = await graph.getState(config);
+      await graph.invoke(null, config);
+      const done = await graph.getState(config);
+      const history = [];
+      for await (const snapshot of graph.getStateHistory(config)) history.push(snapshot.next);
+      states[name] = [
+        waiting.next,
+        waiting.tasks.map((task) => task.interrupts.map((i) => i.value as unknown)),
+        failedState.next,
+        failedState.tasks.map((task) => task.error !== undefined),
+        done.next,
+        done.values,
+        history,
+      ];
+    }
+    expect(states.batched).toEqual(states.library);
+    expect((states.batched[3] as boolean[]).some(Boolean)).toBe(true);
+    expect(await rowsOf('lg_batched')).toEqual(await rowsOf('lg_library'));
+  });
+});
