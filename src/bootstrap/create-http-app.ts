@@ -4,7 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from '../app.module.js';
 import type { AppConfig } from '../config/app-config.js';
-import { GlobalExceptionFilter } from '../common/errors/global-exception.filter.js';
+import { GlobalExceptionFilter } from '../common/errors/index.js';
 import { jsonBodyParser } from '../common/http/json-body-parser.js';
 import { singleValuedQuery } from '../common/http/single-valued-query.js';
 import { requestContextMiddleware } from '../common/request-id/request-context.js';

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { ErrorEnvelopeDto } from '../common/errors/error-envelope.dto.js';
+import { ErrorEnvelopeDto } from '../common/errors/index.js';
 
 /**
  * Swagger UI at /api/docs and the OpenAPI JSON at /api/docs-json. The document is built at the first

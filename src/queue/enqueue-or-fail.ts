@@ -1,6 +1,5 @@
 import type { Job, JobsOptions, Queue } from 'bullmq';
-import { CommonErrors } from '../common/errors/common.errors.js';
-import { DomainError } from '../common/errors/domain-error.js';
+import { CommonErrors, DomainError } from '../common/errors/index.js';
 import type { RedisClient } from '../redis/redis-client.js';
 
 const DEFAULT_TIMEOUT_MS = 2_000;

@@ -8,7 +8,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import type { AgentConfig } from './config/agent-config.js';
-import type { ShareConfig } from '../../common/sharing/share-config.js';
+import type { ShareConfig } from '../../common/sharing/index.js';
 
 @Entity({ name: 'agents' })
 @Check('agents_slug_check', `"slug" ~ '^[a-z0-9]+(-[a-z0-9]+)*$' AND char_length("slug") BETWEEN 2 AND 64`)

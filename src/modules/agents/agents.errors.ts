@@ -1,4 +1,4 @@
-import { DomainError } from '../../common/errors/domain-error.js';
+import { DomainError } from '../../common/errors/index.js';
 import type { ResourceField } from './config/agent-config.js';
 
 export const AgentsErrorCode = {

@@ -3,9 +3,9 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import type { KeysetPosition } from '../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../common/pagination/keyset.js';
-import { scopeMemberSql } from '../../common/sharing/share-scope.sql.js';
+import { scopeMemberSql } from '../../common/sharing/index.js';
 import { AgentEntity } from './agent.entity.js';
-import type { ShareActor } from '../../common/sharing/share-config.js';
+import type { ShareActor } from '../../common/sharing/index.js';
 
 export type NewAgent = Pick<
   AgentEntity,

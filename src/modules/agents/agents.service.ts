@@ -14,7 +14,7 @@ import { AgentDto, AgentSummaryDto } from './dto/agent.dto.js';
 import type { CreateAgentDto } from './dto/create-agent.dto.js';
 import type { ListAgentsQueryDto } from './dto/list-agents-query.dto.js';
 import type { UpdateAgentDto } from './dto/update-agent.dto.js';
-import { canManage, canRead, type ShareActor } from '../../common/sharing/share-config.js';
+import { canManage, canRead, type ShareActor } from '../../common/sharing/index.js';
 import { ShareConfigPolicy } from './sharing/share-config-policy.js';
 
 /** An agent the runtime may run for a user: its saved config, to intersect with the user's resources. */

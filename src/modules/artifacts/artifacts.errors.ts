@@ -1,4 +1,4 @@
-import { DomainError } from '../../common/errors/domain-error.js';
+import { DomainError } from '../../common/errors/index.js';
 
 export const ArtifactsErrorCode = {
   PATH_REFUSED: 'artifacts.path_refused',

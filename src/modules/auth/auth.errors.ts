@@ -1,6 +1,5 @@
 import { AuthErrorCode } from '../../common/auth/auth.errors.js';
-import { CommonErrorCode } from '../../common/errors/common.errors.js';
-import { DomainError } from '../../common/errors/domain-error.js';
+import { CommonErrorCode, DomainError } from '../../common/errors/index.js';
 
 export const ApiKeysErrorCode = {
   REPLAY_UNAVAILABLE: 'api_keys.replay_unavailable',

@@ -1,4 +1,4 @@
-import { DomainError } from '../../common/errors/domain-error.js';
+import { DomainError } from '../../common/errors/index.js';
 
 export const ImprovementMarksErrorCode = {
   NOT_FOUND: 'improvement_marks.not_found',

@@ -1,4 +1,4 @@
-import { DomainError } from '../../common/errors/domain-error.js';
+import { DomainError } from '../../common/errors/index.js';
 
 /** Stable error codes of the MCP module (API.md "MCP servers"). */
 export const McpErrorCode = {

@@ -1,4 +1,4 @@
-import { DomainError } from '../../common/errors/domain-error.js';
+import { DomainError } from '../../common/errors/index.js';
 import type { ArchiveLimits } from './archive/archive-limits.js';
 import { inflateEntry, readZipDirectory } from './archive/bounded-unzip.js';
 import { OcrErrors } from './ocr.errors.js';

@@ -1,4 +1,4 @@
-import { DomainError } from '../../common/errors/domain-error.js';
+import { DomainError } from '../../common/errors/index.js';
 
 /** Echoed back in errors; long inputs are cut so an error cannot be used to amplify output. */
 const shown = (text: string): string => (text.length > 300 ? `${text.slice(0, 300)}…` : text);

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from
 import type { Response } from 'express';
 import { CurrentUser } from '../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
-import { ShareConfigDto } from '../../common/sharing/share-config.dto.js';
+import { ShareConfigDto } from '../../common/sharing/index.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { SkillDto, SkillListDto } from './dto/skill.dto.js';
 import { SkillEnabledDto } from './dto/skill-requests.dto.js';

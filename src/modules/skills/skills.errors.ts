@@ -1,4 +1,4 @@
-import { DomainError } from '../../common/errors/domain-error.js';
+import { DomainError } from '../../common/errors/index.js';
 
 export const SkillsErrorCode = {
   /** Also for skills the caller may not read: their existence is not revealed. */

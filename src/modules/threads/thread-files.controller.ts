@@ -22,7 +22,7 @@ import { ThreadsService, workdirOf } from './threads.service.js';
 import { uuidParam } from '../../common/validation/uuid-param.pipe.js';
 import { ThreadOwnerGuard } from './upload/thread-owner.guard.js';
 import { UploadCleanupInterceptor } from './upload/upload-cleanup.interceptor.js';
-import { CommonErrorCode } from '../../common/errors/common.errors.js';
+import { CommonErrorCode } from '../../common/errors/index.js';
 
 /** What multer's disk storage hands over (the fields used here): the body's file, complete, in a temp file. */
 interface UploadedTempFile {

@@ -7,7 +7,7 @@ import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { CreateThreadDto, ThreadDto, ThreadPageDto, UpdateThreadDto } from './dto/thread.dto.js';
 import { ThreadsService } from './threads.service.js';
 import { uuidParam } from '../../common/validation/uuid-param.pipe.js';
-import { CommonErrorCode } from '../../common/errors/common.errors.js';
+import { CommonErrorCode } from '../../common/errors/index.js';
 import { ThreadsErrorCode } from './threads.errors.js';
 
 @ApiTags('Threads')

@@ -1,5 +1,4 @@
-import { CommonErrorCode } from '../../common/errors/common.errors.js';
-import { DomainError } from '../../common/errors/domain-error.js';
+import { CommonErrorCode, DomainError } from '../../common/errors/index.js';
 
 /** The multipart limits an upload can exceed, as named in `details.limit`. */
 export type UploadFormLimit = 'fields' | 'field_size' | 'field_name_size' | 'parts';

@@ -1,4 +1,4 @@
-import { DomainError, type ErrorCode } from '../../common/errors/domain-error.js';
+import { DomainError, type ErrorCode } from '../../common/errors/index.js';
 
 export const ToolsErrorCode = {
   NOT_FOUND: 'tools.not_found',

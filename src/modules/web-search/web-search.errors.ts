@@ -1,4 +1,4 @@
-import { DomainError } from '../../common/errors/domain-error.js';
+import { DomainError } from '../../common/errors/index.js';
 import { HttpSafetyErrorCode } from '../../common/http-safety/index.js';
 
 /** Stable `web_search.*` codes (the tools' errors and the settings API's). */

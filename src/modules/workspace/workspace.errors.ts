@@ -1,4 +1,4 @@
-import { DomainError } from '../../common/errors/domain-error.js';
+import { DomainError } from '../../common/errors/index.js';
 
 /**
  * Why a path was refused. Tools show it to the model; the HTTP side maps it to 400 (syntax that never

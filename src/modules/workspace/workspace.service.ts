@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { copyFile, link, mkdir, unlink } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
-import { DomainError } from '../../common/errors/domain-error.js';
+import { DomainError } from '../../common/errors/index.js';
 import { mimeTypeOf } from './files/file-kind.js';
 import { onPath, toWorkspaceError } from './files/fs-errors.js';
 import { openRegularFile } from './files/open-file.js';

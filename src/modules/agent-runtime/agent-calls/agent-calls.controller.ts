@@ -7,7 +7,7 @@ import { AgentCallResultDto, CreateAgentCallDto } from './agent-call.dto.js';
 import { AgentCallsService } from './agent-calls.service.js';
 import { ThreadsErrorCode } from '../../threads/index.js';
 import { RunsErrorCode } from '../runs/runs.errors.js';
-import { CommonErrorCode } from '../../../common/errors/common.errors.js';
+import { CommonErrorCode } from '../../../common/errors/index.js';
 import { AgentCallsErrorCode } from './agent-calls.errors.js';
 
 @ApiTags('Public API')

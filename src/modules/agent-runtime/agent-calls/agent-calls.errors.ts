@@ -1,4 +1,4 @@
-import { DomainError } from '../../../common/errors/domain-error.js';
+import { DomainError } from '../../../common/errors/index.js';
 
 export const AgentCallsErrorCode = {
   THREAD_AGENT_MISMATCH: 'agent_calls.thread_agent_mismatch',

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiHeader, ApiOperation, ApiProduces, ApiQuery, ApiTags 
 import type { Response } from 'express';
 import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
-import { CommonErrors } from '../../../common/errors/common.errors.js';
+import { CommonErrors } from '../../../common/errors/index.js';
 import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
 import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
 import { RunEventStreams } from './run-event-streams.js';

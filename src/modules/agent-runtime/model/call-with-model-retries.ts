@@ -1,4 +1,4 @@
-import type { DomainError } from '../../../common/errors/domain-error.js';
+import type { DomainError } from '../../../common/errors/index.js';
 import { abortableSleep, abortError } from './abortable-sleep.js';
 import { ModelErrors, type ModelFailureDetails } from './model.errors.js';
 import {

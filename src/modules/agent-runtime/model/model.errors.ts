@@ -1,4 +1,4 @@
-import { DomainError } from '../../../common/errors/domain-error.js';
+import { DomainError } from '../../../common/errors/index.js';
 
 /** What the run records when the model cannot answer. Details carry no provider message or credential. */
 export interface ModelFailureDetails {

@@ -1,4 +1,4 @@
-import { CommonErrors, type FieldError } from '../../../common/errors/common.errors.js';
+import { CommonErrors, type FieldError } from '../../../common/errors/index.js';
 import type { NormalizedQuestion } from './question-schema.js';
 import type { Answers } from './waiting-point.entity.js';
 

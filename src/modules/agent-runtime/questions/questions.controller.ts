@@ -10,7 +10,7 @@ import { validateAnswers } from './answer-validation.js';
 import { SubmitAnswersDto, WaitingPointDto } from './waiting-point.dto.js';
 import { WaitingPoints } from './waiting-points.js';
 import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
-import { CommonErrorCode } from '../../../common/errors/common.errors.js';
+import { CommonErrorCode } from '../../../common/errors/index.js';
 
 /** The questions a run asked (`ask_user_question`) and the owner's answers, which resume the same run. */
 @ApiTags('Runs')

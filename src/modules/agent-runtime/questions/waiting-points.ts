@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { currentRequestId } from '../../../common/request-id/request-context.js';
 import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
-import { CommonErrors } from '../../../common/errors/common.errors.js';
+import { CommonErrors } from '../../../common/errors/index.js';
 import { retryOnConflict } from '../../../database/transient-conflict.js';
 import { RunEvents } from '../events/run-events.js';
 import type { RunEvent } from '../events/run-event.js';

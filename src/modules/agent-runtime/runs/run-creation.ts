@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
-import { CommonErrors } from '../../../common/errors/common.errors.js';
+import { CommonErrors } from '../../../common/errors/index.js';
 import { currentRequestId } from '../../../common/request-id/request-context.js';
 import { isUniqueViolation } from '../../../database/unique-violation.js';
 import { ThreadsService, type ThreadRef } from '../../threads/index.js';

@@ -11,7 +11,7 @@ import { RunsService } from './runs.service.js';
 import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
 import { ThreadsErrorCode } from '../../threads/index.js';
 import { RunsErrorCode } from './runs.errors.js';
-import { CommonErrorCode } from '../../../common/errors/common.errors.js';
+import { CommonErrorCode } from '../../../common/errors/index.js';
 
 @ApiTags('Runs')
 @ApiBearerAuth()

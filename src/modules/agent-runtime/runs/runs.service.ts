@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ActivatedSkillsReader } from '../graph/activated-skills-reader.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
-import { CommonErrors } from '../../../common/errors/common.errors.js';
+import { CommonErrors } from '../../../common/errors/index.js';
 import type { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
 import { ArtifactsService } from '../../artifacts/index.js';
 import { ThreadsService } from '../../threads/index.js';

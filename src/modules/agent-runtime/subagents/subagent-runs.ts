@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { DomainError } from '../../../common/errors/domain-error.js';
+import { DomainError } from '../../../common/errors/index.js';
 import { AgentsService } from '../../agents/index.js';
 import { ThreadsService, type ThreadRef } from '../../threads/index.js';
 import type { ToolInvocation } from '../../tools/index.js';

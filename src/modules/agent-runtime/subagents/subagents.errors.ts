@@ -1,4 +1,4 @@
-import { DomainError } from '../../../common/errors/domain-error.js';
+import { DomainError } from '../../../common/errors/index.js';
 
 export const SubagentsErrorCode = {
   /** The slug is not among the subagents this run may call (its selection ∩ what the user may see). */

@@ -6,7 +6,7 @@ import type { WaitingPoints } from '../questions/waiting-points.js';
 import type { RunEntity } from '../runs/run.entity.js';
 import type { RunsRepository } from '../runs/runs.repository.js';
 import { RunFailureCodes } from '../runs/runs.errors.js';
-import { DomainError } from '../../../common/errors/domain-error.js';
+import { DomainError } from '../../../common/errors/index.js';
 import type { QuestionInterrupt } from './session/question-interrupt.js';
 import { isAwaitInterrupt, type AwaitInterrupt } from './session/subagent-await.js';
 

@@ -1,9 +1,7 @@
 import { GraphRecursionError } from '@langchain/langgraph';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { CommonErrorCode } from '../../../common/errors/common.errors.js';
-import { DomainError } from '../../../common/errors/domain-error.js';
-import { asDependencyOutage } from '../../../common/errors/to-domain-error.js';
+import { CommonErrorCode, DomainError, asDependencyOutage } from '../../../common/errors/index.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { workdirVirtualPath } from '../../workspace/index.js';
 import { projectOf, ThreadsService } from '../../threads/index.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AgentsErrors } from '../agents.errors.js';
 import { AgentResourceCatalog } from '../resources/agent-resource-catalog.js';
-import type { ShareActor } from '../../../common/sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/index.js';
 import {
   ALL,
   RESOURCE_FIELDS,

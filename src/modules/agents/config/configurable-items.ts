@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config.js';
 import type { ConfigurableItemDto } from '../dto/agent.dto.js';
 import { AgentResourceCatalog } from '../resources/agent-resource-catalog.js';
-import type { ShareActor } from '../../../common/sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/index.js';
 import { ALL, defaultAgentConfig, isResourceField, type AgentConfig } from './agent-config.js';
 import { editableFields } from './agent-config-fields.js';
 

@@ -2,9 +2,9 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { AgentEntity } from '../agent.entity.js';
 import type { AgentConfig } from '../config/agent-config.js';
 import type { ConfigFieldType } from '../config/agent-config-fields.js';
-import type { ShareConfig } from '../../../common/sharing/share-config.js';
+import type { ShareConfig } from '../../../common/sharing/index.js';
 import { AgentConfigDto } from './agent-config.dto.js';
-import { ShareConfigDto } from '../../../common/sharing/share-config.dto.js';
+import { ShareConfigDto } from '../../../common/sharing/index.js';
 
 export type AgentPermission = 'read' | 'manage';
 

@@ -11,7 +11,7 @@ import {
 } from 'class-validator';
 import { AGENT_SLUG_MAX, AGENT_SLUG_MIN, AGENT_SLUG_PATTERN } from '../config/agent-slug.js';
 import { AgentConfigDto } from './agent-config.dto.js';
-import { ShareConfigDto } from '../../../common/sharing/share-config.dto.js';
+import { ShareConfigDto } from '../../../common/sharing/index.js';
 import { WhenPresent } from '../../../common/validation/when-present.js';
 
 export class CreateAgentDto {

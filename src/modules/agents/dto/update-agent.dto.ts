@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { AgentConfigDto } from './agent-config.dto.js';
-import { ShareConfigDto } from '../../../common/sharing/share-config.dto.js';
+import { ShareConfigDto } from '../../../common/sharing/index.js';
 import { WhenPresent } from '../../../common/validation/when-present.js';
 
 /** Only submitted fields change; fields of `config` the caller may not edit are ignored. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ResourceField } from '../config/agent-config.js';
-import type { ShareActor } from '../../../common/sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/index.js';
 
 /** Fields whose ids come from a source; `preload_skills` draws from `skills`. */
 export type SourcedField = Exclude<ResourceField, 'preload_skills'>;

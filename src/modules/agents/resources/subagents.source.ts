@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AgentsRepository } from '../agents.repository.js';
-import type { ShareActor } from '../../../common/sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/index.js';
 import type { AgentResourceSource, ResourceOption } from './agent-resource-catalog.js';
 
 /** Selectable subagents: the subagents the user can read, by slug. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { resolveShareConfig, type ShareConfigInput } from '../../../common/sharing/resolve-share-config.js';
-import type { ShareActor, ShareConfig } from '../../../common/sharing/share-config.js';
+import { resolveShareConfig, type ShareConfigInput } from '../../../common/sharing/index.js';
+import type { ShareActor, ShareConfig } from '../../../common/sharing/index.js';
 import { UserAccounts } from '../../users/index.js';
 import { AgentsErrors } from '../agents.errors.js';
 

@@ -7,7 +7,7 @@ import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
 import { ApiKeysService } from './api-keys.service.js';
 import { ApiKeyCreatedDto, ApiKeyPageDto, CreateApiKeyDto } from './dto/api-key.dto.js';
 import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
-import { CommonErrorCode } from '../../../common/errors/common.errors.js';
+import { CommonErrorCode } from '../../../common/errors/index.js';
 import { ApiKeysErrorCode } from '../auth.errors.js';
 
 @ApiTags('Identity')

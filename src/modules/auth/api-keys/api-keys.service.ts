@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
-import { CommonErrors } from '../../../common/errors/common.errors.js';
+import { CommonErrors } from '../../../common/errors/index.js';
 import { decodeCursor, toPage, type Page } from '../../../common/pagination/cursor.js';
 import type { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
 import { UserAccounts, type UserAccount } from '../../users/index.js';

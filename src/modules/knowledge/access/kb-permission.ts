@@ -1,4 +1,4 @@
-import { canManage, canRead, type ShareActor } from '../../../common/sharing/share-config.js';
+import { canManage, canRead, type ShareActor } from '../../../common/sharing/index.js';
 import type { KnowledgeBaseEntity } from '../storage/knowledge-base.entity.js';
 
 export type KbPermission = 'read' | 'manage';

@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import type { ShareActor } from '../../../common/sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/index.js';
 import { AgentResourceCatalog } from '../../agents/index.js';
 import { KnowledgeBasesRepository } from '../storage/knowledge-bases.repository.js';
 

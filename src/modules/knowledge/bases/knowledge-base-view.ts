@@ -1,4 +1,4 @@
-import type { ShareActor } from '../../../common/sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/index.js';
 import { kbPermissionOf } from '../access/kb-permission.js';
 import type { KnowledgeBaseDto } from '../dto/knowledge-base.dto.js';
 import type { KnowledgeFileDto } from '../dto/knowledge-file.dto.js';

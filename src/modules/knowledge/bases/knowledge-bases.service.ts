@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { decodeCursor, toPage, type Page } from '../../../common/pagination/cursor.js';
-import type { ShareActor } from '../../../common/sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/index.js';
 import { canManageKb, canReadKb } from '../access/kb-permission.js';
 import { KbShareConfigPolicy } from '../access/kb-share-config.policy.js';
 import type {

@@ -2,8 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
-import type { ShareConfig } from '../../../common/sharing/share-config.js';
-import { ShareConfigDto } from '../../../common/sharing/share-config.dto.js';
+import type { ShareConfig } from '../../../common/sharing/index.js';
+import { ShareConfigDto } from '../../../common/sharing/index.js';
 import { WhenPresent } from '../../../common/validation/when-present.js';
 import type { KbPermission } from '../access/kb-permission.js';
 

@@ -22,7 +22,7 @@ import {
 } from '@nestjs/swagger';
 import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
-import { CommonErrorCode } from '../../../common/errors/common.errors.js';
+import { CommonErrorCode } from '../../../common/errors/index.js';
 import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
 import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
 import {

@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import { QueryFailedError, Repository } from 'typeorm';
 import { decodeCursor, toPage, type Page } from '../../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../../common/pagination/keyset.js';
-import type { ShareActor } from '../../../common/sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/index.js';
 import { enqueueOrFail } from '../../../queue/enqueue-or-fail.js';
 import { RedisClient } from '../../../redis/redis-client.js';
 import { isExtractableType } from '../../ocr/index.js';

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { readFile } from 'node:fs/promises';
 import { DataSource, LessThan, Repository } from 'typeorm';
-import { DomainError } from '../../../common/errors/domain-error.js';
+import { DomainError } from '../../../common/errors/index.js';
 import { DocumentExtraction, isExtractableType } from '../../ocr/index.js';
 import { KnowledgeFileLocations } from '../files/knowledge-file-locations.js';
 import { KnowledgeErrorCode, KnowledgeErrors } from '../knowledge.errors.js';

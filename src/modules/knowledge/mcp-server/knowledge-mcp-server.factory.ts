@@ -7,7 +7,7 @@ import {
   McpError,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { toDomainError } from '../../../common/errors/to-domain-error.js';
+import { toDomainError } from '../../../common/errors/index.js';
 import type { VerifiedDelegation } from '../delegation/knowledge-delegation.js';
 import { KNOWLEDGE_UNAVAILABLE_RPC_CODE } from '../delegation/knowledge-mcp-protocol.js';
 import { KnowledgeErrors } from '../knowledge.errors.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ShareActor } from '../../../common/sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/index.js';
 import { KnowledgeBasesService } from '../bases/knowledge-bases.service.js';
 import {
   DEFAULT_TOP_K,

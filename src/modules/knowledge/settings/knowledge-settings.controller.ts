@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { CurrentUser, Roles } from '../../../common/auth/auth.decorators.js';
 import { AuthErrorCode } from '../../../common/auth/auth.errors.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
-import { CommonErrorCode } from '../../../common/errors/common.errors.js';
+import { CommonErrorCode } from '../../../common/errors/index.js';
 import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
 import { KnowledgeSettingsDto } from '../dto/knowledge-settings.dto.js';
 import { KnowledgeSettings } from './knowledge-settings.js';

@@ -7,7 +7,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { ShareConfig } from '../../../common/sharing/share-config.js';
+import type { ShareConfig } from '../../../common/sharing/index.js';
 
 /** A knowledge base: named, shared by a v2 share config (default: readable by everyone). */
 @Entity({ name: 'knowledge_bases' })

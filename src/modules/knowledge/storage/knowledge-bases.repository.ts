@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type SelectQueryBuilder } from 'typeorm';
-import type { ShareActor } from '../../../common/sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/index.js';
 import type { KeysetPosition } from '../../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../../common/pagination/keyset.js';
-import { scopeMemberSql } from '../../../common/sharing/share-scope.sql.js';
+import { scopeMemberSql } from '../../../common/sharing/index.js';
 import { KnowledgeBaseEntity } from './knowledge-base.entity.js';
 
 /** The `knowledge_bases` table. Reads filtered by the share rules mirror `canReadKb` (access/kb-permission.ts). */

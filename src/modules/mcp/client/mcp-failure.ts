@@ -1,7 +1,7 @@
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { DomainError } from '../../../common/errors/domain-error.js';
+import { DomainError } from '../../../common/errors/index.js';
 import { HttpSafetyErrorCode } from '../../../common/http-safety/index.js';
 import { McpErrorCode } from '../mcp.errors.js';
 import { scrubHeaderValues } from '../servers/header-secrets.js';

@@ -15,7 +15,7 @@ import type { McpConnectionConfig } from '../servers/mcp-connection-config.js';
 import type { McpServerEntity } from '../servers/mcp-server.entity.js';
 import { McpServersRepository } from '../servers/mcp-servers.repository.js';
 import { resultText } from './mcp-result-content.js';
-import { DomainError } from '../../../common/errors/domain-error.js';
+import { DomainError } from '../../../common/errors/index.js';
 
 /** The SDK's own request timeout sits just past ours, so the executor's timeout (and its cancel) fires first. */
 const SDK_TIMEOUT_MARGIN_MS = 1_000;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
 import { roleAtLeast } from '../../../common/auth/user-role.js';
-import { DomainError } from '../../../common/errors/domain-error.js';
+import { DomainError } from '../../../common/errors/index.js';
 import { SafeHttpClient } from '../../../common/http-safety/index.js';
 import { isReservedSlug } from '../builtin/builtin-mcp-servers.js';
 import { KnowledgeMcpEndpoint } from '../knowledge/knowledge-mcp-endpoint.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Blob } from 'node:buffer';
 import { FormData } from 'undici';
 import { z } from 'zod';
-import { DomainError } from '../../../common/errors/domain-error.js';
+import { DomainError } from '../../../common/errors/index.js';
 import { readBodyCapped } from '../../../common/http-safety/read-body-capped.js';
 import { SafeHttpClient } from '../../../common/http-safety/safe-http-client.js';
 import { isImageType, MIME_TYPES } from '../detect-type.js';

@@ -1,4 +1,4 @@
-import { DomainError, type ErrorCode, type ErrorKind } from '../../../common/errors/domain-error.js';
+import { DomainError, type ErrorCode, type ErrorKind } from '../../../common/errors/index.js';
 import type { ArchiveLimits } from '../archive/archive-limits.js';
 import type { DocumentType } from '../detect-type.js';
 import { OcrErrors } from '../ocr.errors.js';

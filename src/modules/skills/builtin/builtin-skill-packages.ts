@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { DomainError } from '../../../common/errors/domain-error.js';
+import { DomainError } from '../../../common/errors/index.js';
 import { buildSkillPackage, type SkillPackage } from '../package/skill-package.js';
 import { isSkillSlug } from '../package/skill-slug.js';
 import { readSkillFiles } from '../storage/skill-files.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { scopeWithin } from '../../../common/sharing/scope-containment.js';
-import type { ShareConfig, ShareScope } from '../../../common/sharing/share-config.js';
+import { scopeWithin } from '../../../common/sharing/index.js';
+import type { ShareConfig, ShareScope } from '../../../common/sharing/index.js';
 import { ToolRegistry } from '../../tools/index.js';
 import { UserAccounts } from '../../users/index.js';
 import type { SkillDependencies } from '../package/skill-md.js';

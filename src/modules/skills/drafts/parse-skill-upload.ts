@@ -1,5 +1,5 @@
 import { ArchiveRefusal } from '../../../common/archive/index.js';
-import { DomainError } from '../../../common/errors/domain-error.js';
+import { DomainError } from '../../../common/errors/index.js';
 import { groupSkillFolders, SKILL_FILE } from '../archive/group-skill-folders.js';
 import { readSkillArchive } from '../archive/skill-archive.js';
 import { buildSkillPackage, type SkillPackage } from '../package/skill-package.js';

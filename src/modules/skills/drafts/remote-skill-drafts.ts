@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ShareActor } from '../../../common/sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/index.js';
 import { RemoteSkillArchives } from '../remote/remote-skill-archives.js';
 import { SkillDraftsService, type DraftView } from './skill-drafts.service.js';
 

@@ -12,7 +12,7 @@ import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
-import { CommonErrorCode, CommonErrors } from '../../../common/errors/common.errors.js';
+import { CommonErrorCode, CommonErrors } from '../../../common/errors/index.js';
 import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
 import {
   ConfirmedSkillDraftDto,

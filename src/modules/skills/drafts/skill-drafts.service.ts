@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { roleAtLeast } from '../../../common/auth/user-role.js';
-import type { ShareConfigInput } from '../../../common/sharing/resolve-share-config.js';
-import type { ShareActor } from '../../../common/sharing/share-config.js';
+import type { ShareConfigInput, ShareActor } from '../../../common/sharing/index.js';
 import { SkillLocations } from '../storage/skill-locations.js';
 import { SkillsRepository } from '../storage/skills.repository.js';
 import { SkillsStore } from '../storage/skills.store.js';

@@ -1,7 +1,7 @@
 import { Injectable, type CallHandler, type NestInterceptor, type ExecutionContext } from '@nestjs/common';
 import type { MulterModuleOptions } from '@nestjs/platform-express';
 import { catchError, throwError, type Observable } from 'rxjs';
-import { CommonErrors } from '../../../common/errors/common.errors.js';
+import { CommonErrors } from '../../../common/errors/index.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { SKILL_ARCHIVE_LIMITS } from '../archive/skill-archive.js';
 

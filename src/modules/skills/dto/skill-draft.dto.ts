@@ -10,7 +10,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { ShareConfigDto } from '../../../common/sharing/share-config.dto.js';
+import { ShareConfigDto } from '../../../common/sharing/index.js';
 
 export class SkillDraftItemDto {
   @ApiProperty() slug: string;

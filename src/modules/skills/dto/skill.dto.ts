@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { ShareConfig } from '../../../common/sharing/share-config.js';
+import type { ShareConfig } from '../../../common/sharing/index.js';
 
 export type SkillSource = 'builtin' | 'shared' | 'personal';
 

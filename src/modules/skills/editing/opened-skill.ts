@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ShareActor } from '../../../common/sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/index.js';
 import { SkillsErrors } from '../skills.errors.js';
 import { permissionOf, type SkillPermission } from '../storage/skill-access.js';
 import type { SkillEntity } from '../storage/skill.entity.js';

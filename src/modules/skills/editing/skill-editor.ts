@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { rm } from 'node:fs/promises';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { ShareActor } from '../../../common/sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/index.js';
 import { WorkspaceQuota } from '../../workspace/index.js';
 import { SkillDependencyRules } from '../dependencies/skill-dependency-rules.js';
 import type { SkillFileDto, SkillTreeDto } from '../dto/skill.dto.js';

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
-import type { ErrorCode } from '../../../common/errors/domain-error.js';
+import type { ErrorCode } from '../../../common/errors/index.js';
 import { ApiErrors, type ErrorSpec } from '../../../common/swagger/api-errors.decorator.js';
 import { SkillDto, SkillFileDto, SkillTreeDto } from '../dto/skill.dto.js';
 import {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { CommonErrors } from '../../../common/errors/common.errors.js';
+import { CommonErrors } from '../../../common/errors/index.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { AgentsService } from '../../agents/index.js';
 import { ThreadsService } from '../../threads/index.js';

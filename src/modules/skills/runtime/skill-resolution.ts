@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ResolvedRunSkills, RunSkill, RunSkillResolver } from '../../agent-runtime/index.js';
-import type { ShareActor } from '../../../common/sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/index.js';
 import { PERSONAL_SKILLS_ROOT, SHARED_SKILLS_ROOT } from '../../workspace/index.js';
 import { parseSkillMd } from '../package/skill-md.js';
 import { isSkillSlug } from '../package/skill-slug.js';

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { AgentResourceCatalog } from '../../agents/index.js';
-import type { ShareActor } from '../../../common/sharing/share-config.js';
+import type { ShareActor } from '../../../common/sharing/index.js';
 import { SkillsRepository } from '../storage/skills.repository.js';
 
 /** The ids an agent's `skills` (and `preload_skills`) may name: enabled shared/builtin skills the user may read. */

@@ -1,4 +1,4 @@
-import { canManage, canRead, type ShareActor } from '../../../common/sharing/share-config.js';
+import { canManage, canRead, type ShareActor } from '../../../common/sharing/index.js';
 import type { SkillEntity } from './skill.entity.js';
 
 export type SkillPermission = 'read' | 'manage';

@@ -8,7 +8,7 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { ShareConfig } from '../../../common/sharing/share-config.js';
+import type { ShareConfig } from '../../../common/sharing/index.js';
 import type { OpenFormatFields } from '../package/skill-md.js';
 
 export type SkillSourceType = 'builtin' | 'shared';

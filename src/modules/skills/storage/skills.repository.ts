@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type EntityManager } from 'typeorm';
-import type { ShareActor } from '../../../common/sharing/share-config.js';
-import { scopeMemberSql } from '../../../common/sharing/share-scope.sql.js';
+import type { ShareActor } from '../../../common/sharing/index.js';
+import { scopeMemberSql } from '../../../common/sharing/index.js';
 import { SkillEntity } from './skill.entity.js';
 
 export type NewSkillRow = Omit<SkillEntity, 'createdAt' | 'updatedAt'>;

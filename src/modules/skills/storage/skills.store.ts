@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { ShareConfigInput } from '../../../common/sharing/resolve-share-config.js';
-import type { ShareActor } from '../../../common/sharing/share-config.js';
+import type { ShareConfigInput, ShareActor } from '../../../common/sharing/index.js';
 import { roleAtLeast } from '../../../common/auth/user-role.js';
 import { WorkspaceQuota } from '../../workspace/index.js';
 import { SkillDependencyRules } from '../dependencies/skill-dependency-rules.js';

@@ -1,4 +1,4 @@
-import type { DomainError } from '../../../common/errors/domain-error.js';
+import type { DomainError } from '../../../common/errors/index.js';
 import type { ToolCallEnd, ToolCallOutcome, ToolCallScope } from './tool-call-scope.js';
 import { ToolsErrorCode } from '../tools.errors.js';
 

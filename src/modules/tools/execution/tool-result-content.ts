@@ -1,4 +1,4 @@
-import type { DomainError } from '../../../common/errors/domain-error.js';
+import type { DomainError } from '../../../common/errors/index.js';
 import type { ToolOutput } from './tool-execution-context.js';
 
 export function outputToContent(output: ToolOutput): string {

@@ -1,4 +1,4 @@
-import type { DomainError } from '../../../common/errors/domain-error.js';
+import type { DomainError } from '../../../common/errors/index.js';
 import { type WebCapability, WebSearchErrors } from '../web-search.errors.js';
 import {
   FETCH_PROVIDERS,

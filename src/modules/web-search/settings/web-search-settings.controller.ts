@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Roles } from '../../../common/auth/auth.decorators.js';
 import { AuthErrorCode } from '../../../common/auth/auth.errors.js';
-import { CommonErrorCode } from '../../../common/errors/common.errors.js';
+import { CommonErrorCode } from '../../../common/errors/index.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
 import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
 import {

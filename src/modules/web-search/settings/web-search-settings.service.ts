@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
 import { redactSecret } from '../../../common/crypto/redact-secret.js';
-import { DomainError } from '../../../common/errors/domain-error.js';
+import { DomainError } from '../../../common/errors/index.js';
 import { effectiveKeys, isFetchProvider } from '../config/effective-config.js';
 import { WebSearchConfig } from '../config/web-search-config.js';
 import { WebSearchSettingsStore } from '../config/web-search-settings.store.js';

@@ -1,4 +1,4 @@
-import { DomainError } from '../../../common/errors/domain-error.js';
+import { DomainError } from '../../../common/errors/index.js';
 import { checkUrlLiteral } from '../../../common/http-safety/index.js';
 import { WebSearchErrors } from '../web-search.errors.js';
 

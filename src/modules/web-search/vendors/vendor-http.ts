@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '../../../common/errors/domain-error.js';
+import { DomainError } from '../../../common/errors/index.js';
 import { readBodyCapped, SafeHttpClient } from '../../../common/http-safety/index.js';
 import { WebSearchErrors } from '../web-search.errors.js';
 import type { VendorAccess, VendorName } from '../web-search.types.js';

@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { DomainError } from '../../../../common/errors/domain-error.js';
-import { asDependencyOutage } from '../../../../common/errors/to-domain-error.js';
+import { DomainError, asDependencyOutage } from '../../../../common/errors/index.js';
 import { RunAuthorizationRevokedError, ToolsErrors } from '../../tools.errors.js';
 import { outcomeOf, ToolCallStopped } from '../tool-call-end.js';
 import type {
