@@ -1,9 +1,8 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import type { MulterModuleOptions } from '@nestjs/platform-express';
-import type { Request } from 'express';
-import { unlink } from 'node:fs/promises';
-import { catchError, finalize, from, mergeMap, throwError, type Observable } from 'rxjs';
-import { CommonErrors } from '../../../common/errors/common.errors.js';
+import type { Observable } from 'rxjs';
+import { CommonErrors } from '../../../common/errors/index.js';
+import { withTempUploadCleanup, type MulterFailure } from '../../../common/http/upload-temp-cleanup.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { uploadTempDir } from '../../workspace/index.js';
 
@@ -42,22 +41,10 @@ export class KbUploadInterceptor implements NestInterceptor {
   constructor(private readonly config: AppConfig) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const req = context.switchToHttp().getRequest<Request & { file?: { path?: string } }>();
-    const removeTemp = async () => {
-      const path = req.file?.path;
-      if (path !== undefined) await unlink(path).catch(() => undefined);
-    };
-    return next.handle().pipe(
-      catchError((error: unknown) =>
-        from(removeTemp()).pipe(mergeMap(() => throwError(() => this.translate(error)))),
-      ),
-      // The success path has moved it already; this only covers what would otherwise be left behind.
-      finalize(() => void removeTemp()),
-    );
+    return withTempUploadCleanup(context, next, (error, cause) => this.translate(error, cause));
   }
 
-  private translate(error: unknown): unknown {
-    const cause = (error as { cause?: { code?: string; field?: string } } | null)?.cause;
+  private translate(error: unknown, cause: MulterFailure | undefined): unknown {
     const code = cause?.code;
     if (code === undefined) return error;
     if (code === 'LIMIT_FILE_SIZE') return CommonErrors.payloadTooLarge(this.config.http.kbFileLimitBytes);
