@@ -103,9 +103,19 @@ export class AgentsService {
    * a transaction's `manager`, the row is read in it and locked FOR SHARE until it ends.
    */
   async accessById(actor: ShareActor, id: string, manager?: EntityManager): Promise<AgentAccess> {
+    return (await this.accessJudgeById(id, manager))(actor);
+  }
+
+  /**
+   * `accessById` in two halves: the row is read now, the actor judged later, so a caller can read the
+   * actor at the same time as the agent.
+   */
+  async accessJudgeById(id: string, manager?: EntityManager): Promise<(actor: ShareActor) => AgentAccess> {
     const agent = await this.agents.findById(id, manager);
-    if (agent === null) return { kind: 'deleted' };
-    return canRead(actor, agent) ? { kind: 'usable', agent: usable(agent) } : { kind: 'denied' };
+    return (actor) => {
+      if (agent === null) return { kind: 'deleted' };
+      return canRead(actor, agent) ? { kind: 'usable', agent: usable(agent) } : { kind: 'denied' };
+    };
   }
 
   /**

@@ -43,16 +43,17 @@ export class RunAuthorization {
     run: RunSubject,
     manager?: EntityManager,
   ): Promise<{ actor: RunActor; agent: UsableAgent }> {
-    const actor = await this.users.activeActor(run.userId, manager);
+    // Both rows are read at the same time (in a transaction, one after the other on its connection).
+    const [actor, judge] = await Promise.all([
+      this.users.activeActor(run.userId, manager),
+      run.agentId === null ? null : this.agents.accessJudgeById(run.agentId, manager),
+    ]);
     if (actor === null)
       throw new RunAuthorizationRevokedError(
         AuthErrorCode.ACCOUNT_DISABLED,
         'The account running this agent is disabled.',
       );
-    const access =
-      run.agentId === null
-        ? { kind: 'deleted' as const }
-        : await this.agents.accessById(actor, run.agentId, manager);
+    const access = judge === null ? { kind: 'deleted' as const } : judge(actor);
     switch (access.kind) {
       case 'usable':
         return { actor, agent: access.agent };
@@ -70,8 +71,8 @@ export class RunAuthorization {
   }
 
   /**
-   * Before every tool call: account, agent access and lease, in one pass. The lease and the account are
-   * read at the same time (one round trip less per tool call); a lost lease is still the answer first.
+   * Before every tool call: account, agent access and lease, in one pass. The lease, the account and the
+   * agent are read at the same time (one round trip per tool call); a lost lease is still the answer first.
    */
   async verify(runId: string, leaseToken: string, run: RunSubject): Promise<void> {
     const [lease, subject] = await Promise.allSettled([

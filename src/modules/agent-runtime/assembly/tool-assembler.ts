@@ -35,39 +35,17 @@ export class ToolAssembler {
   ) {}
 
   async assemble(context: ToolSourceContext): Promise<AssembledTools> {
-    const unavailable: UnavailableComponent[] = [];
-    const offered: [string, OfferedTool][] = [];
-    const selected = new Set(context.snapshot.tools);
-    for (const tool of this.registry.list()) {
-      const { metadata } = tool;
-      const source = metadata.base ? 'base tools' : 'builtin tools';
-      if (!metadata.base && !(metadata.category === 'builtin' && selected.has(metadata.name))) continue;
-      // Never offered to a subagent (the executor refuses them too).
-      if (context.snapshot.agent.is_subagent && SUBAGENT_FORBIDDEN_TOOL_NAMES.has(metadata.name)) continue;
-      const availability = await tool.availability();
-      if (!availability.available) {
-        unavailable.push({
-          component: metadata.name,
-          reason: availability.reason ?? 'unavailable',
-          available: false,
-        });
-        continue;
-      }
-      offered.push([
-        source,
-        {
-          name: metadata.name,
-          description: metadata.description,
-          parameters: argsJsonSchema(metadata.schema),
-        },
-      ]);
-    }
-    const external = await Promise.all(
-      this.sources.list().map(async (source) => {
-        const output = await source.tools(context);
-        return { label: source.label, ...(Array.isArray(output) ? { tools: output } : output) };
-      }),
-    );
+    // Availability checks (some read settings) and the external sources all run at the same time.
+    const [builtin, external] = await Promise.all([
+      this.builtinTools(context),
+      Promise.all(
+        this.sources.list().map(async (source) => {
+          const output = await source.tools(context);
+          return { label: source.label, ...(Array.isArray(output) ? { tools: output } : output) };
+        }),
+      ),
+    ]);
+    const { offered, unavailable } = builtin;
     const sourceUnavailable: UnavailableComponent[] = [];
     for (const { label, tools, unavailable: missing } of external) {
       for (const tool of tools) offered.push([tool.origin ?? label, tool]);
@@ -93,5 +71,40 @@ export class ToolAssembler {
       );
     }
     return { executable, unavailable: [...unavailable, ...sourceUnavailable], sourceUnavailable, runTools };
+  }
+
+  /** The selected builtin tools and the base tools, in registry order, with those unavailable now. */
+  private async builtinTools(
+    context: ToolSourceContext,
+  ): Promise<{ offered: [string, OfferedTool][]; unavailable: UnavailableComponent[] }> {
+    const selected = new Set(context.snapshot.tools);
+    const candidates = this.registry.list().filter(({ metadata }) => {
+      if (!metadata.base && !(metadata.category === 'builtin' && selected.has(metadata.name))) return false;
+      // Never offered to a subagent (the executor refuses them too).
+      return !(context.snapshot.agent.is_subagent && SUBAGENT_FORBIDDEN_TOOL_NAMES.has(metadata.name));
+    });
+    const availabilities = await Promise.all(candidates.map(async (tool) => tool.availability()));
+    const offered: [string, OfferedTool][] = [];
+    const unavailable: UnavailableComponent[] = [];
+    candidates.forEach(({ metadata }, i) => {
+      const availability = availabilities[i];
+      if (!availability.available) {
+        unavailable.push({
+          component: metadata.name,
+          reason: availability.reason ?? 'unavailable',
+          available: false,
+        });
+        return;
+      }
+      offered.push([
+        metadata.base ? 'base tools' : 'builtin tools',
+        {
+          name: metadata.name,
+          description: metadata.description,
+          parameters: argsJsonSchema(metadata.schema),
+        },
+      ]);
+    });
+    return { offered, unavailable };
   }
 }

@@ -25,6 +25,16 @@ const toEvent = (row: EventRow): RunEvent => ({
 const REPLAY_PAGE = 500;
 
 /**
+ * A change of the run row made by the statement that numbers its events: `set` and `where` extend that
+ * UPDATE (the row is `r`), `returning` names what to read back of the changed row. `param` binds a value.
+ */
+export type RunRowChange = (param: (value: unknown) => string) => {
+  set: string;
+  where: string;
+  returning: string;
+};
+
+/**
  * The run-event table. Sequence numbers come from the run row (`last_event_seq`), bumped in the same
  * statement that inserts the events, so they start at 1 and have no gaps whatever the writers.
  */
@@ -78,6 +88,41 @@ export class RunEventStore {
     );
     if (rows.length === 0) return null;
     return rows.map(toEvent).sort((a, b) => a.seq - b.seq);
+  }
+
+  /**
+   * Changes the run row and appends `events` (at least one) in one statement, so a status change and
+   * its events need no transaction. Null when the row did not match `where` (nothing was written).
+   */
+  async appendWithChange<Row extends object>(
+    runId: string,
+    events: readonly NewRunEvent[],
+    change: RunRowChange,
+  ): Promise<{ row: Row; events: RunEvent[] } | null> {
+    if (events.length === 0) throw new Error('a run change is appended with at least one event');
+    const params: unknown[] = [
+      runId,
+      events.length,
+      events.map((event) => event.type),
+      events.map((event) => JSON.stringify(event.payload)),
+    ];
+    const { set, where, returning } = change((value) => `$${params.push(value)}`);
+    const rows = await this.dataSource.query<(EventRow & { row: Row })[]>(
+      `WITH s AS (
+         UPDATE runs r SET last_event_seq = r.last_event_seq + $2, ${set}
+          WHERE r.id = $1 AND ${where}
+          RETURNING r.last_event_seq, ${returning}
+       ), e AS (
+         INSERT INTO run_events (run_id, seq, type, payload)
+         SELECT $1, s.last_event_seq - $2 + t.ord, t.type, t.payload
+           FROM s, unnest($3::text[], $4::jsonb[]) WITH ORDINALITY AS t(type, payload, ord)
+         RETURNING run_id, seq, type, payload, created_at
+       )
+       SELECT e.run_id, e.seq, e.type, e.payload, e.created_at, to_jsonb(s) AS row FROM e, s`,
+      params,
+    );
+    if (rows.length === 0) return null;
+    return { row: rows[0].row, events: rows.map(toEvent).sort((a, b) => a.seq - b.seq) };
   }
 
   /** Events after `afterSeq`, in order, at most one page. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { LeaseLostError } from '../runs/runs.errors.js';
 import { RunEventBus } from './run-event-bus.js';
-import { RunEventStore, type EventFence } from './run-event-store.js';
+import { RunEventStore, type EventFence, type RunRowChange } from './run-event-store.js';
 import type { NewMessage } from '../messages/messages.repository.js';
 import type { NewRunEvent, RunEvent } from './run-event.js';
 
@@ -28,6 +28,18 @@ export class RunEvents {
     if (stored === null) throw new LeaseLostError(runId);
     await this.bus.publish(runId, stored);
     return stored;
+  }
+
+  /**
+   * Changes the run row and stores `events` in one statement (`RunEventStore.appendWithChange`); null
+   * when the row did not match. Publish the events with `publish`.
+   */
+  changeAndAppend<Row extends object>(
+    runId: string,
+    events: readonly NewRunEvent[],
+    change: RunRowChange,
+  ): Promise<{ row: Row; events: RunEvent[] } | null> {
+    return this.store.appendWithChange<Row>(runId, events, change);
   }
 
   /** Stores inside the caller's transaction; publish the result with `publish` after the commit. */

@@ -65,25 +65,27 @@ export class RunTransitions {
     return { run: await runs.findOneByOrFail({ id: run.id }), events };
   }
 
-  /** Takes the run under a new lease if it is queued and holds its thread (FIFO). */
+  /**
+   * Takes the run under a new lease if it is queued and holds its thread (FIFO): the status change and
+   * its event in one statement, then the run as it is now.
+   */
   async claim(runId: string, leaseToken: string): Promise<ClaimResult> {
-    const { run, events } = await this.dataSource.transaction(async (manager) => {
-      const rows = await manager.query<[unknown[], number]>(
-        `UPDATE runs r SET status = 'running', lease_token = $2,
-                lease_expires_at = now() + make_interval(secs => $3), attempts = attempts + 1,
-                started_at = coalesce(started_at, now())
-          WHERE r.id = $1 AND ${R_IS_QUEUED_HEAD}
-          RETURNING r.id`,
-        [runId, leaseToken, this.leaseSeconds],
-      );
-      if (rows[1] === 0) return { run: null, events: [] };
-      return {
-        run: await manager.getRepository(RunEntity).findOneByOrFail({ id: runId }),
-        events: await this.events.appendIn(manager, runId, [statusEvent('running')]),
-      };
-    });
-    if (run !== null) {
-      await this.events.publish(runId, events);
+    const claimed = await this.events.changeAndAppend<{ id: string }>(
+      runId,
+      [statusEvent('running')],
+      (param) => ({
+        set: `status = 'running', lease_token = ${param(leaseToken)},
+              lease_expires_at = now() + make_interval(secs => ${param(this.leaseSeconds)}),
+              attempts = r.attempts + 1, started_at = coalesce(r.started_at, now())`,
+        where: R_IS_QUEUED_HEAD,
+        returning: 'r.id',
+      }),
+    );
+    if (claimed !== null) {
+      const [run] = await Promise.all([
+        this.dataSource.getRepository(RunEntity).findOneByOrFail({ id: runId }),
+        this.events.publish(runId, claimed.events),
+      ]);
       return { kind: 'claimed', run };
     }
     const current = await this.statusOf(runId);
@@ -126,6 +128,18 @@ export class RunTransitions {
     leaseToken: string,
     outcome: RunOutcome,
   ): Promise<boolean> {
+    // A run with no parent has no one else to tell: its ending is one statement.
+    const alone = await this.events.changeAndAppend(run.id, terminalEvents(outcome), (param) => ({
+      set: `status = ${param(outcome.status)}, error = ${param(outcome.error === undefined ? null : JSON.stringify(outcome.error))},
+            finished_at = now(), lease_token = NULL, lease_expires_at = NULL`,
+      where: `r.lease_token = ${param(leaseToken)} AND r.status IN ('running', 'cancel_requested')
+              AND r.parent_run_id IS NULL`,
+      returning: 'r.id',
+    }));
+    if (alone !== null) {
+      await this.afterEnding(run, alone.events, null, true);
+      return true;
+    }
     const result = await this.dataSource.transaction(async (manager) => {
       const [rows] = await manager.query<[EndedRow[], number]>(
         `UPDATE runs SET status = $3, error = $4, finished_at = now(), lease_token = NULL, lease_expires_at = NULL

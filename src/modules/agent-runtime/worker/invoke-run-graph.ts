@@ -1,5 +1,5 @@
 import { HumanMessage } from '@langchain/core/messages';
-import { Command } from '@langchain/langgraph';
+import { Command, isInterrupted } from '@langchain/langgraph';
 import type { AgentGraph, RunStateValues } from '../graph/agent-graph.js';
 import type { MessagesRepository } from '../messages/messages.repository.js';
 import type { WaitingPoints } from '../questions/waiting-points.js';
@@ -24,20 +24,27 @@ export interface GraphRunConfig {
 }
 
 type GraphState = Awaited<ReturnType<AgentGraph['getState']>>;
+type PendingInterrupt = QuestionInterrupt | AwaitInterrupt;
 
-const pendingInterrupt = (state: GraphState): QuestionInterrupt | AwaitInterrupt | null => {
+const pendingInterrupt = (state: GraphState): PendingInterrupt | null => {
   for (const task of state.tasks) {
-    const value = task.interrupts?.[0]?.value as QuestionInterrupt | AwaitInterrupt | undefined;
+    const value = task.interrupts?.[0]?.value as PendingInterrupt | undefined;
     if (value !== undefined) return value;
   }
   return null;
 };
 
-function endOf(pending: QuestionInterrupt | AwaitInterrupt | null): GraphEnd {
+function endOf(pending: PendingInterrupt | null): GraphEnd {
   if (pending === null) return { kind: 'completed' };
   return isAwaitInterrupt(pending)
     ? { kind: 'awaiting', wait: pending }
     : { kind: 'waiting', question: pending };
+}
+
+/** How an invocation stopped, from what it returned (an interrupt comes back with the last values). */
+function endOfInvocation(output: unknown): GraphEnd {
+  if (!isInterrupted<PendingInterrupt>(output)) return { kind: 'completed' };
+  return endOf(output.__interrupt__.find((interrupt) => interrupt.value !== undefined)?.value ?? null);
 }
 
 /**
@@ -52,41 +59,52 @@ export async function invokeRunGraph(
   config: GraphRunConfig,
   deps: { messages: MessagesRepository; waitingPoints: WaitingPoints; runs: RunsRepository },
 ): Promise<GraphEnd> {
-  const state = await graph.getState(config);
-  const values = state.values as Partial<RunStateValues>;
-  if (values.runId === run.id) {
-    if (state.next.length === 0) return { kind: 'completed' };
-    // Assistant messages of a model call the checkpoint never recorded are made again.
-    await deps.messages.deleteUncheckpointedAssistant(
-      run.id,
-      (values.messages ?? []).map((message) => message.id).filter((id): id is string => id !== undefined),
-    );
-    const pending = pendingInterrupt(state);
-    if (pending === null) {
-      await graph.invoke(null, config);
-    } else if (isAwaitInterrupt(pending)) {
-      // Re-queued by a lost worker while children still run, before the deadline: it parks again.
-      if (Date.parse(pending.until) > Date.now() && (await deps.runs.anyActive(pending.run_ids)))
-        return { kind: 'awaiting', wait: pending };
-      // Its children ended or its deadline passed: the awaits are checked again as the node re-runs.
-      await graph.invoke(new Command({ resume: { woken: true } }), config);
-    } else {
-      const question = pending;
-      const answers = await deps.waitingPoints.answersFor(run.id, question.tool_call_id);
-      if (answers === null)
-        throw new DomainError(
-          'internal',
-          RunFailureCodes.internal,
-          'The run resumed without the answers it waits for.',
-        );
-      await graph.invoke(new Command({ resume: answers }), config);
-    }
-  } else {
-    const userMessageId = await deps.messages.userMessageId(run.id);
+  // A first execution cannot be in the checkpoint (only an execution of this run writes its id there,
+  // and every execution follows a claim that counts an attempt): it starts without reading it.
+  if (run.attempts > 1) {
+    const resumed = await resumeFromCheckpoint(graph, run, config, deps);
+    if (resumed !== null) return resumed;
+  }
+  const userMessageId = await deps.messages.userMessageId(run.id);
+  return endOfInvocation(
     await graph.invoke(
       { messages: [new HumanMessage({ id: userMessageId, content: run.input })], runId: run.id },
       config,
-    );
+    ),
+  );
+}
+
+/** A run found in the checkpoint continues from it; null when the checkpoint is another run's. */
+async function resumeFromCheckpoint(
+  graph: AgentGraph,
+  run: RunEntity,
+  config: GraphRunConfig,
+  deps: { messages: MessagesRepository; waitingPoints: WaitingPoints; runs: RunsRepository },
+): Promise<GraphEnd | null> {
+  const state = await graph.getState(config);
+  const values = state.values as Partial<RunStateValues>;
+  if (values.runId !== run.id) return null;
+  if (state.next.length === 0) return { kind: 'completed' };
+  // Assistant messages of a model call the checkpoint never recorded are made again.
+  await deps.messages.deleteUncheckpointedAssistant(
+    run.id,
+    (values.messages ?? []).map((message) => message.id).filter((id): id is string => id !== undefined),
+  );
+  const pending = pendingInterrupt(state);
+  if (pending === null) return endOfInvocation(await graph.invoke(null, config));
+  if (isAwaitInterrupt(pending)) {
+    // Re-queued by a lost worker while children still run, before the deadline: it parks again.
+    if (Date.parse(pending.until) > Date.now() && (await deps.runs.anyActive(pending.run_ids)))
+      return { kind: 'awaiting', wait: pending };
+    // Its children ended or its deadline passed: the awaits are checked again as the node re-runs.
+    return endOfInvocation(await graph.invoke(new Command({ resume: { woken: true } }), config));
   }
-  return endOf(pendingInterrupt(await graph.getState(config)));
+  const answers = await deps.waitingPoints.answersFor(run.id, pending.tool_call_id);
+  if (answers === null)
+    throw new DomainError(
+      'internal',
+      RunFailureCodes.internal,
+      'The run resumed without the answers it waits for.',
+    );
+  return endOfInvocation(await graph.invoke(new Command({ resume: answers }), config));
 }
