@@ -41,7 +41,10 @@ export class RunContextPreparer {
     fields.preload_skills = fields.preload_skills.filter((slug) => skills.has(slug));
     // Subagents never delegate further, whatever their saved selection says.
     if (agent.isSubagent) fields.subagents = [];
-    const runSkills = await this.skills.resolve(actor, fields.skills, fields.preload_skills);
+    const [runSkills, subagentProfiles] = await Promise.all([
+      this.skills.resolve(actor, fields.skills, fields.preload_skills),
+      this.profiles(fields.subagents, actor),
+    ]);
     fields.preload_skills = runSkills.preloaded.map((skill) => skill.slug);
     const section = skillsPromptSection(runSkills);
     const prompt = [agent.config.system_prompt, section].filter((part) => part !== '').join('\n\n');
@@ -53,7 +56,7 @@ export class RunContextPreparer {
         model: run.model ?? agent.config.model,
         max_execution_steps: agent.config.max_execution_steps,
         ...fields,
-        subagent_profiles: await this.profiles(fields.subagents, actor),
+        subagent_profiles: subagentProfiles,
         effective_skills: runSkills.skills,
       },
     };

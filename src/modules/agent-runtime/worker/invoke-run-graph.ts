@@ -23,6 +23,14 @@ export interface GraphRunConfig {
   durability: 'sync';
 }
 
+export interface GraphRunDeps {
+  messages: MessagesRepository;
+  waitingPoints: WaitingPoints;
+  runs: RunsRepository;
+  /** The id of the run's user message (the caller may have started reading it already). */
+  userMessageId: () => Promise<string>;
+}
+
 type GraphState = Awaited<ReturnType<AgentGraph['getState']>>;
 type PendingInterrupt = QuestionInterrupt | AwaitInterrupt;
 
@@ -57,7 +65,7 @@ export async function invokeRunGraph(
   graph: AgentGraph,
   run: RunEntity,
   config: GraphRunConfig,
-  deps: { messages: MessagesRepository; waitingPoints: WaitingPoints; runs: RunsRepository },
+  deps: GraphRunDeps,
 ): Promise<GraphEnd> {
   // A first execution cannot be in the checkpoint (only an execution of this run writes its id there,
   // and every execution follows a claim that counts an attempt): it starts without reading it.
@@ -65,7 +73,7 @@ export async function invokeRunGraph(
     const resumed = await resumeFromCheckpoint(graph, run, config, deps);
     if (resumed !== null) return resumed;
   }
-  const userMessageId = await deps.messages.userMessageId(run.id);
+  const userMessageId = await deps.userMessageId();
   return endOfInvocation(
     await graph.invoke(
       { messages: [new HumanMessage({ id: userMessageId, content: run.input })], runId: run.id },
@@ -79,7 +87,7 @@ async function resumeFromCheckpoint(
   graph: AgentGraph,
   run: RunEntity,
   config: GraphRunConfig,
-  deps: { messages: MessagesRepository; waitingPoints: WaitingPoints; runs: RunsRepository },
+  deps: GraphRunDeps,
 ): Promise<GraphEnd | null> {
   const state = await graph.getState(config);
   const values = state.values as Partial<RunStateValues>;

@@ -9,7 +9,7 @@ import { RunAuthorizationRevokedError, ToolEvents, ToolExecutor } from '../../to
 import { ChatModelFactory } from '../model/chat-model.factory.js';
 import { RunAuthorization } from '../assembly/run-authorization.js';
 import { RunContextPreparer, type PreparedRun } from '../assembly/run-context-preparer.js';
-import { ToolAssembler } from '../assembly/tool-assembler.js';
+import { ToolAssembler, type AssembledTools } from '../assembly/tool-assembler.js';
 import { ToolVisibility } from '../assembly/tool-visibility.js';
 import { RunEvents } from '../events/run-events.js';
 import { buildAgentGraph } from '../graph/agent-graph.js';
@@ -121,13 +121,14 @@ export class RunExecutor implements OnModuleInit {
   }
 
   private async runGraph(run: RunEntity, leaseToken: string, signal: AbortSignal): Promise<GraphEnd> {
-    const { actor, snapshot } = await this.prepare(run, leaseToken);
-    const { executable, runTools, sourceUnavailable } = await this.assembler.assemble({
-      runId: run.id,
-      threadId: run.threadId,
-      actor,
-      snapshot,
-    });
+    // Reads that do not depend on each other start together: each is a round trip before the model call.
+    const userMessageId = this.messages.userMessageId(run.id);
+    userMessageId.catch(() => undefined); // awaited only by a run that starts from its message
+    const [{ actor, snapshot, assembled }, project] = await Promise.all([
+      this.prepareAndAssemble(run, leaseToken),
+      this.threads.projectOfThread(run.threadId),
+    ]);
+    const { executable, runTools, sourceUnavailable } = assembled;
     if (sourceUnavailable.length > 0) {
       await this.events.emit(
         run.id,
@@ -159,9 +160,7 @@ export class RunExecutor implements OnModuleInit {
           threadId: run.threadId,
           leaseToken,
           // A subagent's child thread works in its parent conversation's project.
-          workdir: workdirVirtualPath(
-            (await this.threads.projectOfThread(run.threadId)) ?? projectOf(run.threadId),
-          ),
+          workdir: workdirVirtualPath(project ?? projectOf(run.threadId)),
           executableTools: new Set(executable.map((tool) => tool.name)),
           runTools,
           isSubagent: snapshot.agent.is_subagent,
@@ -181,19 +180,36 @@ export class RunExecutor implements OnModuleInit {
       messages: this.messages,
       waitingPoints: this.waitingPoints,
       runs: this.runs,
+      userMessageId: () => userMessageId,
     });
   }
 
-  /** The frozen snapshot of a resumed run (authorization re-checked), or a new one saved on the run. */
-  private async prepare(run: RunEntity, leaseToken: string): Promise<PreparedRun> {
+  /**
+   * The frozen snapshot of a resumed run (authorization re-checked), or a new one saved on the run while
+   * the tools are assembled from it.
+   */
+  private async prepareAndAssemble(
+    run: RunEntity,
+    leaseToken: string,
+  ): Promise<PreparedRun & { assembled: AssembledTools }> {
     if (run.configSnapshot !== null) {
       const { actor } = await this.authorization.actorAndAgent(run);
-      return { actor, snapshot: run.configSnapshot };
+      const snapshot = run.configSnapshot;
+      return { actor, snapshot, assembled: await this.assemble(run, { actor, snapshot }) };
     }
     const prepared = await this.preparer.prepare(run);
-    if (!(await this.transitions.saveSnapshot(run.id, leaseToken, prepared.snapshot)))
-      throw new LeaseLostError(run.id);
-    return prepared;
+    const [saved, assembled] = await Promise.allSettled([
+      this.transitions.saveSnapshot(run.id, leaseToken, prepared.snapshot),
+      this.assemble(run, prepared),
+    ]);
+    if (saved.status === 'rejected') throw saved.reason;
+    if (!saved.value) throw new LeaseLostError(run.id);
+    if (assembled.status === 'rejected') throw assembled.reason;
+    return { ...prepared, assembled: assembled.value };
+  }
+
+  private assemble(run: RunEntity, { actor, snapshot }: PreparedRun): Promise<AssembledTools> {
+    return this.assembler.assemble({ runId: run.id, threadId: run.threadId, actor, snapshot });
   }
 
   private endingOf(run: RunEntity, error: unknown): Ending {
