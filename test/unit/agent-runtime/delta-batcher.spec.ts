@@ -138,4 +138,33 @@ describe('DeltaBatcher', () => {
     await expect(closing).rejects.toThrow('lease lost');
     expect(t.flushed).toEqual([]);
   });
+
+  it('drain waits for the flushes under way and hands back the rest unflushed, once', async () => {
+    jest.useFakeTimers();
+    const t = target();
+    const batcher = new DeltaBatcher(100, t.flushTo);
+    t.slowDown();
+    batcher.push('Hello');
+    await jest.advanceTimersByTimeAsync(100);
+    batcher.push(' world');
+    let drained: string | null = null;
+    const draining = batcher.drain().then((text) => (drained = text));
+    await jest.advanceTimersByTimeAsync(500);
+    expect(drained).toBeNull(); // the first flush is still under way
+    t.gates.shift()!();
+    await draining;
+    expect(drained).toBe(' world');
+    expect(t.flushed).toEqual(['Hello']);
+    await jest.advanceTimersByTimeAsync(500);
+    expect(t.flushed).toEqual(['Hello']); // its window timer was cancelled
+    expect(await batcher.drain()).toBe('');
+  });
+
+  it('drain rethrows a failed flush', async () => {
+    const t = target();
+    const batcher = new DeltaBatcher(0, t.flushTo);
+    t.failWhen('x');
+    batcher.push('x');
+    await expect(batcher.drain()).rejects.toThrow('lease lost');
+  });
 });

@@ -38,26 +38,32 @@ export async function callModel(scope: SessionScope, history: BaseMessage[]): Pr
   const prompt = system === '' ? shown : [new SystemMessage(system), ...shown];
 
   const messageId = randomUUID();
-  const deltas = new DeltaBatcher(scope.deps.eventFlushMs, (delta) =>
-    scope.emit([{ type: 'message_delta', payload: { message_id: messageId, delta } }]).then(() => undefined),
-  );
+  const sendDelta = (delta: string) =>
+    scope.emit([{ type: 'message_delta', payload: { message_id: messageId, delta } }]).then(() => undefined);
+  const deltas = new DeltaBatcher(scope.deps.eventFlushMs, sendDelta);
   let full: AIMessageChunk | undefined;
   try {
     for await (const chunk of await bound.stream(prompt, { signal })) {
       full = full === undefined ? chunk : full.concat(chunk);
       deltas.push(textOf(chunk.content));
     }
-  } finally {
+  } catch (error) {
     await deltas.close();
+    throw error;
   }
+  // The text not flushed yet goes out with the message, in the same statement (on its own when the run
+  // was stopped meanwhile, as a closed batcher would have sent it).
+  const lastDelta = await deltas.drain();
+  if (signal.aborted && lastDelta !== '') await sendDelta(lastDelta);
   scope.safePoint();
-  return recordAssistant(scope, messageId, full ?? new AIMessageChunk({ content: '' }));
+  return recordAssistant(scope, messageId, full ?? new AIMessageChunk({ content: '' }), lastDelta);
 }
 
 async function recordAssistant(
   scope: SessionScope,
   messageId: string,
   full: AIMessageChunk,
+  lastDelta: string,
 ): Promise<AIMessage> {
   const { runId, threadId, leaseToken } = scope.init;
   const toolCalls: MessageToolCall[] = (full.tool_calls ?? []).map((call) => ({
@@ -73,6 +79,9 @@ async function recordAssistant(
   const content = textOf(full.content);
   await scope.emit(
     [
+      ...(lastDelta === ''
+        ? []
+        : [{ type: 'message_delta' as const, payload: { message_id: messageId, delta: lastDelta } }]),
       {
         type: 'message',
         payload: {
