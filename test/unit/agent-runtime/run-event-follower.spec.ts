@@ -13,11 +13,10 @@ const event = (seq: number, type: RunEventType = 'message_delta'): RunEvent => (
 });
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-/** The run-event table: pages of `pageSize`; `afterRead` runs once a read has its page (to publish meanwhile). */
+/** The run-event table: pages of the size asked; `afterRead` runs once a read has its page (to publish meanwhile). */
 class FakeStore {
   readonly rows: RunEvent[] = [];
   reads = 0;
-  pageSize = 500;
   failNext = false;
   afterRead: ((read: number, page: RunEvent[]) => void) | null = null;
 
@@ -27,13 +26,13 @@ class FakeStore {
     return added;
   }
 
-  listAfter(runId: string, afterSeq: number): Promise<RunEvent[]> {
+  listAfter(runId: string, afterSeq: number, limit: number): Promise<RunEvent[]> {
     this.reads++;
     if (this.failNext) return Promise.reject(new Error('database down'));
     const page = this.rows
       .filter((e) => e.run_id === runId && e.seq > afterSeq)
       .sort((a, b) => a.seq - b.seq)
-      .slice(0, this.pageSize);
+      .slice(0, limit);
     this.afterRead?.(this.reads, page);
     return Promise.resolve(page);
   }
@@ -82,20 +81,25 @@ class FakeClient {
   }
 }
 
-function follow(afterSeq: number, options: { ended?: boolean } = {}) {
+function follow(afterSeq: number, options: { ended?: boolean; pageSize?: number } = {}) {
   const store = new FakeStore();
   const bus = new FakeBus();
   const client = new FakeClient();
   const sent = client.sent;
   let ends = 0;
   let ended = options.ended ?? false;
+  let endChecks = 0;
   const follower = new RunEventFollower(
     RUN,
     afterSeq,
     store as unknown as RunEventStore,
     bus as unknown as RunEventBus,
     { send: (e) => client.send(e), end: () => ends++ },
-    () => Promise.resolve(ended),
+    () => {
+      endChecks++;
+      return Promise.resolve(ended);
+    },
+    options.pageSize,
   );
   return {
     store,
@@ -105,6 +109,9 @@ function follow(afterSeq: number, options: { ended?: boolean } = {}) {
     follower,
     get ends() {
       return ends;
+    },
+    get endChecks() {
+      return endChecks;
     },
     markEnded: () => (ended = true),
   };
@@ -127,13 +134,25 @@ describe('RunEventFollower', () => {
     expect(f.bus.listeners.size).toBe(0);
   });
 
-  it('reads the table in pages until it is caught up', async () => {
-    const f = follow(0);
-    f.store.pageSize = 2;
+  it('reads the table in pages until a short page', async () => {
+    const f = follow(0, { pageSize: 2 });
     f.store.add(1, 2, 3, 4, 5);
     await f.follower.start();
     expect(f.sent).toEqual([1, 2, 3, 4, 5]);
-    expect(f.store.reads).toBe(4); // three pages, then an empty one
+    expect(f.store.reads).toBe(3); // two full pages, then a short one: nothing after it is stored yet
+  });
+
+  it('starts a live run with one read: a replay that sent something needs no end check', async () => {
+    const f = follow(0);
+    f.store.add(1, 2);
+    await f.follower.start();
+    expect(f.sent).toEqual([1, 2]);
+    expect(f.store.reads).toBe(1);
+    expect(f.endChecks).toBe(0);
+    f.bus.publish(f.store.add(event(3, 'done')));
+    await tick();
+    expect(f.sent).toEqual([1, 2, 3]);
+    expect(f.ends).toBe(1);
   });
 
   it('drops live duplicates and sorts a reordered batch', async () => {
@@ -162,17 +181,17 @@ describe('RunEventFollower', () => {
   it('loses nothing published while it replays (it subscribed first)', async () => {
     const f = follow(0);
     f.store.add(1, 2);
-    // Right after the replay's last (empty) read, events 3 and 4 are stored and published: only the
-    // live subscription, taken before the replay, can bring them.
-    f.store.afterRead = (_read, page) => {
-      if (page.length === 0 && f.store.rows.length === 2) f.bus.publish(f.store.add(3, 4));
+    // Right after the replay's (only) read, events 3 and 4 are stored and published: only the live
+    // subscription, taken before the replay, can bring them.
+    f.store.afterRead = (read) => {
+      if (read === 1) f.bus.publish(f.store.add(3, 4));
     };
     await f.follower.start();
     await tick();
     expect(f.bus.subscribes).toBe(1);
     expect(f.sent).toEqual([1, 2, 3, 4]);
-    // The publish came while the replay was busy: it triggered one catch-up (a page, then an empty one).
-    expect(f.store.reads).toBe(4);
+    // The publish came while the replay was busy: it triggered one catch-up (one short page).
+    expect(f.store.reads).toBe(2);
   });
 
   it('catches up from the table after a Redis resync', async () => {
@@ -258,8 +277,7 @@ describe('RunEventFollower', () => {
   });
 
   it('waits for a slow client between frames and keeps no live events meanwhile', async () => {
-    const f = follow(0);
-    f.store.pageSize = 10;
+    const f = follow(0, { pageSize: 10 });
     f.store.add(...Array.from({ length: 30 }, (_, i) => i + 1));
     f.client.slow = true;
     const starting = f.follower.start();

@@ -1,5 +1,5 @@
 import type { RunEventBus } from './run-event-bus.js';
-import type { RunEventStore } from './run-event-store.js';
+import { RUN_EVENT_REPLAY_PAGE, type RunEventStore } from './run-event-store.js';
 import type { RunEvent } from './run-event.js';
 
 export interface FollowerSink {
@@ -40,6 +40,7 @@ export class RunEventFollower {
     private readonly sink: FollowerSink,
     /** Whether the run has ended: a client that resumes after `done` gets nothing more and is closed. */
     private readonly hasEnded: () => Promise<boolean>,
+    private readonly pageSize = RUN_EVENT_REPLAY_PAGE,
   ) {
     this.lastSeq = afterSeq;
   }
@@ -53,9 +54,11 @@ export class RunEventFollower {
     if (this.closed) return unsubscribe();
     this.unsubscribe = unsubscribe;
     this.enqueue(async () => {
-      await this.catchUp();
-      // The terminal status and `done` are committed together: an ended run has nothing more to send.
-      if (!this.closed && (await this.hasEnded())) await this.catchUp().then(() => this.finish());
+      // The terminal status and `done` are committed together, so a replay that sent something has sent
+      // `done` if the run had ended, or `done` is still to come live. Only an empty replay (resumed at or
+      // past the end) asks whether the run is over: it then has nothing more to send.
+      if ((await this.catchUp()) > 0 || this.closed) return;
+      if (await this.hasEnded()) await this.catchUp().then(() => this.finish());
     });
     await this.chain;
   }
@@ -89,9 +92,9 @@ export class RunEventFollower {
   private queueCatchUp(): void {
     if (this.catchUpQueued) return;
     this.catchUpQueued = true;
-    this.enqueue(() => {
+    this.enqueue(async () => {
       this.catchUpQueued = false;
-      return this.catchUp();
+      await this.catchUp();
     });
   }
 
@@ -116,18 +119,26 @@ export class RunEventFollower {
         if (event.type === 'done') this.finish();
         continue;
       }
-      if (event.seq !== this.lastSeq + 1) return this.catchUp();
+      if (event.seq !== this.lastSeq + 1) {
+        await this.catchUp();
+        return;
+      }
       await this.deliver(event);
     }
   }
 
-  /** Reads everything after the last delivered event from the table. */
-  private async catchUp(): Promise<void> {
+  /**
+   * Reads everything after the last delivered event from the table; how many events it read. A short
+   * page is the end: what is stored later is published after this read began (and was subscribed to).
+   */
+  private async catchUp(): Promise<number> {
+    let read = 0;
     for (;;) {
-      if (this.closed) return;
-      const page = await this.store.listAfter(this.runId, this.lastSeq);
+      if (this.closed) return read;
+      const page = await this.store.listAfter(this.runId, this.lastSeq, this.pageSize);
       for (const event of page) await this.deliver(event);
-      if (page.length === 0 || this.closed) return;
+      read += page.length;
+      if (page.length < this.pageSize || this.closed) return read;
     }
   }
 

@@ -22,7 +22,8 @@ const toEvent = (row: EventRow): RunEvent => ({
   created_at: row.created_at.toISOString(),
 });
 
-const REPLAY_PAGE = 500;
+/** Events per read of a replay. */
+export const RUN_EVENT_REPLAY_PAGE = 500;
 
 /**
  * A change of the run row made by the statement that numbers its events: `set` and `where` extend that
@@ -126,7 +127,7 @@ export class RunEventStore {
   }
 
   /** Events after `afterSeq`, in order, at most one page. */
-  async listAfter(runId: string, afterSeq: number, limit = REPLAY_PAGE): Promise<RunEvent[]> {
+  async listAfter(runId: string, afterSeq: number, limit = RUN_EVENT_REPLAY_PAGE): Promise<RunEvent[]> {
     const rows = await this.dataSource.query<EventRow[]>(
       `SELECT run_id, seq, type, payload, created_at FROM run_events
         WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
