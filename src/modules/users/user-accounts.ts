@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { UserRole } from '../../common/auth/user-role.js';
-import { UserEntity } from './user.entity.js';
+import type { UserEntity } from './user.entity.js';
 import { UsersRepository } from './users.repository.js';
 
 /** An account as other modules see it (authentication reads the credential fields). */
@@ -46,12 +46,7 @@ export class UserAccounts {
    * read in it and locked FOR SHARE, so it cannot be disabled or changed until that transaction ends.
    */
   async activeActor(id: string, manager?: EntityManager): Promise<ActiveActor | null> {
-    const user =
-      manager === undefined
-        ? await this.users.findById(id)
-        : await manager
-            .getRepository(UserEntity)
-            .findOne({ where: { id }, lock: { mode: 'pessimistic_read' } });
+    const user = await this.users.actorFields(id, manager);
     if (user === null || user.disabled) return null;
     return { id: user.id, role: user.role, departmentId: user.departmentId };
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { Repository, type EntityManager } from 'typeorm';
 import type { UserRole } from '../../common/auth/user-role.js';
 import type { KeysetPosition } from '../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../common/pagination/keyset.js';
@@ -24,6 +24,25 @@ export class UsersRepository {
 
   findById(id: string): Promise<UserEntity | null> {
     return this.rows.findOneBy({ id });
+  }
+
+  /**
+   * What a run's authorization re-check needs of an account, in one plain statement (it runs before every
+   * tool call). In a transaction (`manager`) the row is locked FOR SHARE until it ends.
+   */
+  async actorFields(
+    id: string,
+    manager?: EntityManager,
+  ): Promise<Pick<UserEntity, 'id' | 'role' | 'departmentId' | 'disabled'> | null> {
+    const rows = await (manager ?? this.rows.manager).query<
+      Pick<UserEntity, 'id' | 'role' | 'departmentId' | 'disabled'>[]
+    >(
+      `SELECT id, role, department_id AS "departmentId", disabled FROM users WHERE id = $1${
+        manager === undefined ? '' : ' FOR SHARE'
+      }`,
+      [id],
+    );
+    return rows[0] ?? null;
   }
 
   findByUsername(username: string): Promise<UserEntity | null> {
