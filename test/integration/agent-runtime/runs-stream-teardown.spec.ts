@@ -91,13 +91,13 @@ describe('run event streams leave nothing behind when the client drops', () => {
   it(`${CYCLES} clients that drop while their ownership check is still running`, async () => {
     const before = baseline();
     const service = ctx.app.get(RunsService);
-    const getOwned = service.getOwned.bind(service);
-    const spy = jest.spyOn(service, 'getOwned');
+    const assertOwned = service.assertOwned.bind(service);
+    const spy = jest.spyOn(service, 'assertOwned');
     for (let i = 0; i < CYCLES; i++) {
       const hold = new CallHold();
       spy.mockImplementationOnce(async (...args) => {
         await hold.wait();
-        return getOwned(...args);
+        return assertOwned(...args);
       });
       const client = await connect();
       await hold.entered;

@@ -55,7 +55,7 @@ export class RunEventStreams implements BeforeApplicationShutdown {
     res.once('close', () => void teardown.run());
     const gone = () => teardown.done || res.destroyed || res.socket?.destroyed === true;
     try {
-      await this.runsService.getOwned(user, runId);
+      await this.runsService.assertOwned(user, runId);
       if (gone()) return;
       const slot = await this.slots.acquire(user.id);
       teardown.add(() => slot.release());

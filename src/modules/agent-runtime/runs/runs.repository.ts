@@ -30,6 +30,15 @@ export class RunsRepository {
     return this.rows.findOneBy({ id, userId });
   }
 
+  /** Whether `userId` owns the run (one indexed lookup, no row loaded). */
+  async isOwned(userId: string, id: string): Promise<boolean> {
+    const rows = await this.dataSource.query<unknown[]>(`SELECT 1 FROM runs WHERE id = $1 AND user_id = $2`, [
+      id,
+      userId,
+    ]);
+    return rows.length > 0;
+  }
+
   /** The run's status alone, or null when there is no such run. */
   async statusOf(id: string): Promise<RunStatus | null> {
     const [row] = await this.dataSource.query<{ status: RunStatus }[]>(

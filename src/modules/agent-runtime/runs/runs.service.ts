@@ -58,6 +58,11 @@ export class RunsService {
     return run;
   }
 
+  /** `runs.not_found` unless the run is the caller's (what a stream needs: no row is loaded). */
+  async assertOwned(user: AuthenticatedUser, runId: string): Promise<void> {
+    if (!(await this.runs.isOwned(user.id, runId))) throw RunsErrors.notFound();
+  }
+
   async get(user: AuthenticatedUser, runId: string): Promise<RunDto> {
     return RunDto.from(await this.getOwned(user, runId));
   }
