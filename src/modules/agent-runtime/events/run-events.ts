@@ -15,8 +15,9 @@ export class RunEvents {
   ) {}
 
   /**
-   * Stores and publishes; a fenced append whose lease is gone throws `LeaseLostError`. With a
-   * `message` (fenced only), the message the events announce is stored in the same statement.
+   * Stores, then publishes without waiting for Redis; a fenced append whose lease is gone throws
+   * `LeaseLostError`. With a `message` (fenced only), the message the events announce is stored in the
+   * same statement.
    */
   async emit(
     runId: string,
@@ -26,7 +27,9 @@ export class RunEvents {
   ): Promise<RunEvent[]> {
     const stored = await this.store.append(runId, events, fence, undefined, message);
     if (stored === null) throw new LeaseLostError(runId);
-    await this.bus.publish(runId, stored);
+    // Not awaited: the run goes on while Redis takes it. Publishes leave in order on one connection, a
+    // failed one is logged by the bus, and streams catch up from the table whatever it lost.
+    void this.bus.publish(runId, stored);
     return stored;
   }
 
