@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { UserRole } from '../../common/auth/user-role.js';
 import type { UserEntity } from './user.entity.js';
-import { UsersRepository } from './users.repository.js';
+import { UsersRepository, type SessionAccount } from './users.repository.js';
+
+export type { SessionAccount } from './users.repository.js';
 
 /** An account as other modules see it (authentication reads the credential fields). */
 export type UserAccount = Pick<
@@ -24,6 +26,11 @@ export class UserAccounts {
 
   findById(id: string): Promise<UserAccount | null> {
     return this.users.findById(id);
+  }
+
+  /** The account a request authenticates as, without its credential (read on every request). */
+  sessionAccount(id: string): Promise<SessionAccount | null> {
+    return this.users.sessionFields(id);
   }
 
   findByUsername(username: string): Promise<UserAccount | null> {

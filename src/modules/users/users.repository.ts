@@ -15,6 +15,12 @@ export interface NewUser {
 
 export type UserChanges = Partial<Pick<UserEntity, 'role' | 'departmentId' | 'disabled' | 'passwordHash'>>;
 
+/** An account as a request's authentication sees it. */
+export type SessionAccount = Pick<
+  UserEntity,
+  'id' | 'username' | 'role' | 'departmentId' | 'disabled' | 'tokenVersion'
+>;
+
 /** Serializes changes that could remove the last active superadmin. */
 const SUPERADMIN_LOCK_KEY = 7_314_205_119;
 
@@ -24,6 +30,16 @@ export class UsersRepository {
 
   findById(id: string): Promise<UserEntity | null> {
     return this.rows.findOneBy({ id });
+  }
+
+  /** What authenticating a request needs of an account (no credential), in one plain statement. */
+  async sessionFields(id: string): Promise<SessionAccount | null> {
+    const rows = await this.rows.manager.query<SessionAccount[]>(
+      `SELECT id, username, role, department_id AS "departmentId", disabled, token_version AS "tokenVersion"
+         FROM users WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
   }
 
   /**

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { PUBLIC_ROUTE, type RequestWithUser } from '../../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
-import { UserAccounts, type UserAccount } from '../../users/index.js';
+import { UserAccounts, type SessionAccount } from '../../users/index.js';
 import { ApiKeysService } from '../api-keys/api-keys.service.js';
 import { AuthErrors } from '../auth.errors.js';
 import { TokenService } from '../token.service.js';
@@ -35,7 +35,7 @@ export class AuthenticationGuard implements CanActivate {
   }
 
   private async authenticate(credential: string): Promise<AuthenticatedUser> {
-    let user: UserAccount | null;
+    let user: SessionAccount | null;
     let apiKeyId: string | undefined;
     let tokenVersion: number | undefined;
     if (credential.startsWith('yxk_')) {
@@ -43,7 +43,7 @@ export class AuthenticationGuard implements CanActivate {
     } else {
       const token = await this.tokens.verify(credential);
       tokenVersion = token?.tokenVersion;
-      user = token === null ? null : await this.users.findById(token.userId);
+      user = token === null ? null : await this.users.sessionAccount(token.userId);
     }
     if (user === null) throw AuthErrors.invalidToken();
     if (user.disabled) throw AuthErrors.accountDisabled();
