@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
 import type { VerifiedDelegation } from '../delegation/knowledge-delegation.js';
 import { KnowledgeSettings } from '../settings/knowledge-settings.js';
 import { KnowledgeMcpServerFactory } from './knowledge-mcp-server.factory.js';
+import { mcpServerSdk } from './mcp-server-sdk.js';
 
 /**
  * Serves one MCP request: a fresh server and transport (stateless, JSON answers, no session), closed
@@ -22,7 +22,7 @@ export class KnowledgeMcpRequestHandler {
     const server = (await this.settings.isEnabled())
       ? this.servers.create(grant)
       : this.servers.createUnavailable();
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new (mcpServerSdk().StreamableHTTPServerTransport)({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });

@@ -1,12 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toDomainError } from '../../../common/errors/index.js';
 import type { VerifiedDelegation } from '../delegation/knowledge-delegation.js';
 import { KNOWLEDGE_UNAVAILABLE_RPC_CODE } from '../delegation/knowledge-mcp-protocol.js';
@@ -19,6 +14,7 @@ import {
   SEARCH_FILE_INPUT,
 } from './tools/kb-tool-schemas.js';
 import { KnowledgeTools } from './tools/knowledge-tools.js';
+import { mcpServerSdk } from './mcp-server-sdk.js';
 
 const SERVER_INFO = { name: 'knowledge', version: '1.0.0' };
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
@@ -36,7 +32,7 @@ export class KnowledgeMcpServerFactory {
   constructor(private readonly tools: KnowledgeTools) {}
 
   create(grant: VerifiedDelegation): McpServer {
-    const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
+    const server = new (mcpServerSdk().McpServer)(SERVER_INFO, { capabilities: { tools: {} } });
     const run = (work: () => Promise<unknown>) => this.result(work);
     server.registerTool(
       'list_kbs',
@@ -92,12 +88,13 @@ export class KnowledgeMcpServerFactory {
 
   /** The server answered while Knowledge is switched off: discovery and calls are unavailable. */
   createUnavailable(): Server {
-    const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
+    const sdk = mcpServerSdk();
+    const server = new sdk.Server(SERVER_INFO, { capabilities: { tools: {} } });
     const { message } = KnowledgeErrors.unavailable();
-    server.setRequestHandler(ListToolsRequestSchema, () => {
-      throw new McpError(KNOWLEDGE_UNAVAILABLE_RPC_CODE, message);
+    server.setRequestHandler(sdk.ListToolsRequestSchema, () => {
+      throw new sdk.McpError(KNOWLEDGE_UNAVAILABLE_RPC_CODE, message);
     });
-    server.setRequestHandler(CallToolRequestSchema, () => errorResult(KnowledgeErrors.unavailable()));
+    server.setRequestHandler(sdk.CallToolRequestSchema, () => errorResult(KnowledgeErrors.unavailable()));
     return server;
   }
 

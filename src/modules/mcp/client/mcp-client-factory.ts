@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SafeHttpClient } from '../../../common/http-safety/index.js';
 import { KNOWLEDGE_MCP_SLUG } from '../builtin/builtin-mcp-servers.js';
 import { KnowledgeMcpEndpoint } from '../knowledge/knowledge-mcp-endpoint.js';
 import { McpErrors } from '../mcp.errors.js';
 import type { McpConnectionConfig } from '../servers/mcp-connection-config.js';
+import { mcpClientSdk } from './mcp-client-sdk.js';
 import { McpTimeoutError } from './mcp-failure.js';
 
 export const MCP_CLIENT_INFO = { name: 'yuxi-tool-platform', version: '0.1.0' };
@@ -33,7 +32,7 @@ export class McpClientFactory {
 
   async connect(config: McpConnectionConfig, signal?: AbortSignal): Promise<ConnectedClient> {
     const transport = this.transport(config);
-    const client = new Client(MCP_CLIENT_INFO, { capabilities: {} });
+    const client = new (mcpClientSdk().Client)(MCP_CLIENT_INFO, { capabilities: {} });
     try {
       await withTimeout(client.connect(transport, { timeout: config.timeoutMs, signal }), config.timeoutMs);
     } catch (error) {
@@ -44,6 +43,7 @@ export class McpClientFactory {
   }
 
   private transport(config: McpConnectionConfig): Transport {
+    const { SSEClientTransport, StreamableHTTPClientTransport } = mcpClientSdk();
     if (config.slug === KNOWLEDGE_MCP_SLUG) {
       return new StreamableHTTPClientTransport(new URL(this.knowledge.url), {
         fetch: this.knowledge.fetch,

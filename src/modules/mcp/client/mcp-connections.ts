@@ -1,13 +1,9 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ErrorCode,
-  McpError,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { connectionConfigHash, type McpConnectionConfig } from '../servers/mcp-connection-config.js';
 import { McpClientFactory, withTimeout } from './mcp-client-factory.js';
+import { mcpClientSdk } from './mcp-client-sdk.js';
 import { describeFailure } from './mcp-failure.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
 
@@ -161,7 +157,7 @@ export class McpConnections implements OnModuleDestroy {
   private async open(config: McpConnectionConfig, hash: string): Promise<Session> {
     const { client, transport } = await this.factory.connect(config);
     const session: Session = { hash, client, createdAt: Date.now(), calls: 0, inFlight: 0, retiring: false };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler(mcpClientSdk().ToolListChangedNotificationSchema, () => {
       this.lists.delete(hash);
     });
     transport.onclose = () => {
@@ -172,6 +168,7 @@ export class McpConnections implements OnModuleDestroy {
 
   private dropIfBroken(session: Session, error: unknown): void {
     // A JSON-RPC error the server answered leaves the session usable; anything else (HTTP, transport) does not.
+    const { McpError, ErrorCode } = mcpClientSdk();
     const answered =
       error instanceof McpError &&
       error.code !== (ErrorCode.RequestTimeout as number) &&

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { KNOWLEDGE_UNAVAILABLE_RPC_CODE } from '../../knowledge/index.js';
 import { KNOWLEDGE_MCP_SLUG } from '../builtin/builtin-mcp-servers.js';
 import { KnowledgeMcpEndpoint } from '../knowledge/knowledge-mcp-endpoint.js';
@@ -9,6 +8,7 @@ import type { McpConnectionConfig } from '../servers/mcp-connection-config.js';
 import type { McpServerEntity } from '../servers/mcp-server.entity.js';
 import { McpServersService } from '../servers/mcp-servers.service.js';
 import { McpClientFactory, withTimeout } from './mcp-client-factory.js';
+import { mcpClientSdk } from './mcp-client-sdk.js';
 import { McpConnections } from './mcp-connections.js';
 import { describeFailure, type McpFailure } from './mcp-failure.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
@@ -103,7 +103,7 @@ function isKnowledge(row: McpServerEntity): boolean {
 function failureOf(error: unknown, config: McpConnectionConfig): McpFailure {
   if (
     config.slug === KNOWLEDGE_MCP_SLUG &&
-    error instanceof McpError &&
+    error instanceof mcpClientSdk().McpError &&
     error.code === KNOWLEDGE_UNAVAILABLE_RPC_CODE
   ) {
     return { code: McpErrorCode.SERVER_UNAVAILABLE, message: 'Knowledge bases are switched off.' };

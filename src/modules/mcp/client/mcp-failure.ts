@@ -1,11 +1,9 @@
-import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { DomainError } from '../../../common/errors/index.js';
 import { HttpSafetyErrorCode } from '../../../common/http-safety/index.js';
 import { McpErrorCode } from '../mcp.errors.js';
 import { scrubHeaderValues } from '../servers/header-secrets.js';
 import type { McpConnectionConfig } from '../servers/mcp-connection-config.js';
+import { loadedMcpClientSdk, type McpClientSdk } from './mcp-client-sdk.js';
 
 /** Why talking to a server failed, safe to show an admin, a model or a log line. */
 export interface McpFailure {
@@ -55,17 +53,27 @@ function classify(error: unknown): McpFailure {
         return { code: McpErrorCode.CONNECTION_FAILED, message: error.message };
     }
   }
-  if (error instanceof McpError) {
-    if (error.code === (ErrorCode.RequestTimeout as number))
-      return { code: McpErrorCode.TIMEOUT, message: 'The server did not answer in time.' };
-    return { code: McpErrorCode.PROTOCOL_ERROR, message: error.message };
+  const sdk = loadedMcpClientSdk();
+  if (sdk !== null) {
+    const failure = sdkFailure(sdk, error);
+    if (failure !== null) return failure;
   }
-  if (error instanceof StreamableHTTPError) return statusFailure(error.code ?? -1, error.message);
-  if (error instanceof SseError) return statusFailure(error.code ?? -1, error.message);
   if (error instanceof SyntaxError || (error instanceof Error && error.name === 'ZodError'))
     return { code: McpErrorCode.PROTOCOL_ERROR, message: 'The server sent something that is not MCP.' };
   const message = error instanceof Error ? error.message : String(error);
   return { code: McpErrorCode.CONNECTION_FAILED, message };
+}
+
+/** An error of the SDK's own, or null. */
+function sdkFailure(sdk: McpClientSdk, error: unknown): McpFailure | null {
+  if (error instanceof sdk.McpError) {
+    if (error.code === (sdk.ErrorCode.RequestTimeout as number))
+      return { code: McpErrorCode.TIMEOUT, message: 'The server did not answer in time.' };
+    return { code: McpErrorCode.PROTOCOL_ERROR, message: error.message };
+  }
+  if (error instanceof sdk.StreamableHTTPError) return statusFailure(error.code ?? -1, error.message);
+  if (error instanceof sdk.SseError) return statusFailure(error.code ?? -1, error.message);
+  return null;
 }
 
 /** The failure with every header value of the server removed and the text bounded. */
