@@ -122,8 +122,9 @@ export class RunExecutor implements OnModuleInit {
 
   private async runGraph(run: RunEntity, leaseToken: string, signal: AbortSignal): Promise<GraphEnd> {
     // Reads that do not depend on each other start together: each is a round trip before the model call.
-    const userMessageId = this.messages.userMessageId(run.id);
-    userMessageId.catch(() => undefined); // awaited only by a run that starts from its message
+    // A first execution starts from its user message (a resumed one reads it only if it has to).
+    const firstMessageId = run.attempts === 1 ? this.messages.userMessageId(run.id) : null;
+    firstMessageId?.catch(() => undefined); // awaited below; a failure is seen there
     const [{ actor, snapshot, assembled }, project] = await Promise.all([
       this.prepareAndAssemble(run, leaseToken),
       this.threads.projectOfThread(run.threadId),
@@ -180,7 +181,7 @@ export class RunExecutor implements OnModuleInit {
       messages: this.messages,
       waitingPoints: this.waitingPoints,
       runs: this.runs,
-      userMessageId: () => userMessageId,
+      userMessageId: () => firstMessageId ?? this.messages.userMessageId(run.id),
     });
   }
 
