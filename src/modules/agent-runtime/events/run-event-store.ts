@@ -27,13 +27,10 @@ export const RUN_EVENT_REPLAY_PAGE = 500;
 
 /**
  * A change of the run row made by the statement that numbers its events: `set` and `where` extend that
- * UPDATE (the row is `r`), `returning` names what to read back of the changed row. `param` binds a value.
+ * UPDATE (the row is `r`); `param` binds a value. Status changes use it only through `RunTransitions`
+ * (`run-status-owner.spec.ts` checks its callers).
  */
-export type RunRowChange = (param: (value: unknown) => string) => {
-  set: string;
-  where: string;
-  returning: string;
-};
+export type RunRowChange = (param: (value: unknown) => string) => { set: string; where: string };
 
 /**
  * The run-event table. Sequence numbers come from the run row (`last_event_seq`), bumped in the same
@@ -95,11 +92,11 @@ export class RunEventStore {
    * Changes the run row and appends `events` (at least one) in one statement, so a status change and
    * its events need no transaction. Null when the row did not match `where` (nothing was written).
    */
-  async appendWithChange<Row extends object>(
+  async appendWithChange(
     runId: string,
     events: readonly NewRunEvent[],
     change: RunRowChange,
-  ): Promise<{ row: Row; events: RunEvent[] } | null> {
+  ): Promise<RunEvent[] | null> {
     if (events.length === 0) throw new Error('a run change is appended with at least one event');
     const params: unknown[] = [
       runId,
@@ -107,23 +104,21 @@ export class RunEventStore {
       events.map((event) => event.type),
       events.map((event) => JSON.stringify(event.payload)),
     ];
-    const { set, where, returning } = change((value) => `$${params.push(value)}`);
-    const rows = await this.dataSource.query<(EventRow & { row: Row })[]>(
+    const { set, where } = change((value) => `$${params.push(value)}`);
+    const rows = await this.dataSource.query<EventRow[]>(
       `WITH s AS (
          UPDATE runs r SET last_event_seq = r.last_event_seq + $2, ${set}
           WHERE r.id = $1 AND ${where}
-          RETURNING r.last_event_seq, ${returning}
-       ), e AS (
-         INSERT INTO run_events (run_id, seq, type, payload)
-         SELECT $1, s.last_event_seq - $2 + t.ord, t.type, t.payload
-           FROM s, unnest($3::text[], $4::jsonb[]) WITH ORDINALITY AS t(type, payload, ord)
-         RETURNING run_id, seq, type, payload, created_at
+          RETURNING r.last_event_seq
        )
-       SELECT e.run_id, e.seq, e.type, e.payload, e.created_at, to_jsonb(s) AS row FROM e, s`,
+       INSERT INTO run_events (run_id, seq, type, payload)
+       SELECT $1, s.last_event_seq - $2 + t.ord, t.type, t.payload
+         FROM s, unnest($3::text[], $4::jsonb[]) WITH ORDINALITY AS t(type, payload, ord)
+       RETURNING run_id, seq, type, payload, created_at`,
       params,
     );
     if (rows.length === 0) return null;
-    return { row: rows[0].row, events: rows.map(toEvent).sort((a, b) => a.seq - b.seq) };
+    return rows.map(toEvent).sort((a, b) => a.seq - b.seq);
   }
 
   /** Events after `afterSeq`, in order, at most one page. */

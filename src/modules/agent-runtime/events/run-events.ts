@@ -37,12 +37,12 @@ export class RunEvents {
    * Changes the run row and stores `events` in one statement (`RunEventStore.appendWithChange`); null
    * when the row did not match. Publish the events with `publish`.
    */
-  changeAndAppend<Row extends object>(
+  changeAndAppend(
     runId: string,
     events: readonly NewRunEvent[],
     change: RunRowChange,
-  ): Promise<{ row: Row; events: RunEvent[] } | null> {
-    return this.store.appendWithChange<Row>(runId, events, change);
+  ): Promise<RunEvent[] | null> {
+    return this.store.appendWithChange(runId, events, change);
   }
 
   /** Stores inside the caller's transaction; publish the result with `publish` after the commit. */

@@ -8,12 +8,13 @@ import { RunDispatcher } from '../queue/run-dispatcher.js';
 import { retryOnConflict } from '../../../database/transient-conflict.js';
 import type { RunConfigSnapshot } from '../assembly/run-config-snapshot.js';
 import { RunCancelSignals } from '../worker/run-cancel-signals.js';
-import { isTerminal, type RunStatus } from './run-status.js';
+import type { RunStatus } from './run-status.js';
 import { RunEntity, type RunError, type TokenUsage } from './run.entity.js';
 import type { QueuedRun } from './runs.repository.js';
 import { ACTIVE_LIST, R_IS_QUEUED_HEAD } from './thread-queue.js';
+import { cancelRunIn } from './run-cancel-statement.js';
+import { requeueDueAwaitIn, tellParentIn } from './run-parent-notice.js';
 import {
-  AWAIT_IS_DUE,
   ENDED_COLUMNS,
   QUEUED_COLUMNS,
   terminalEvents,
@@ -70,21 +71,16 @@ export class RunTransitions {
    * its event in one statement, then the run as it is now.
    */
   async claim(runId: string, leaseToken: string): Promise<ClaimResult> {
-    const claimed = await this.events.changeAndAppend<{ id: string }>(
-      runId,
-      [statusEvent('running')],
-      (param) => ({
-        set: `status = 'running', lease_token = ${param(leaseToken)},
+    const claimed = await this.events.changeAndAppend(runId, [statusEvent('running')], (param) => ({
+      set: `status = 'running', lease_token = ${param(leaseToken)},
               lease_expires_at = now() + make_interval(secs => ${param(this.leaseSeconds)}),
               attempts = r.attempts + 1, started_at = coalesce(r.started_at, now())`,
-        where: R_IS_QUEUED_HEAD,
-        returning: 'r.id',
-      }),
-    );
+      where: R_IS_QUEUED_HEAD,
+    }));
     if (claimed !== null) {
       const [run] = await Promise.all([
         this.dataSource.getRepository(RunEntity).findOneByOrFail({ id: runId }),
-        this.events.publish(runId, claimed.events),
+        this.events.publish(runId, claimed),
       ]);
       return { kind: 'claimed', run };
     }
@@ -134,10 +130,9 @@ export class RunTransitions {
             finished_at = now(), lease_token = NULL, lease_expires_at = NULL`,
       where: `r.lease_token = ${param(leaseToken)} AND r.status IN ('running', 'cancel_requested')
               AND r.parent_run_id IS NULL`,
-      returning: 'r.id',
     }));
     if (alone !== null) {
-      await this.afterEnding(run, alone.events, null, true);
+      await this.afterEnding(run, alone, null, true);
       return true;
     }
     const result = await this.dataSource.transaction(async (manager) => {
@@ -154,7 +149,7 @@ export class RunTransitions {
       );
       if (rows[0] === undefined) return null;
       const events = await this.events.appendIn(manager, run.id, terminalEvents(outcome));
-      return { events, parent: await this.tellParentIn(manager, run.id, rows[0]) };
+      return { events, parent: await tellParentIn(manager, this.events, run.id, rows[0]) };
     });
     if (result === null) return false;
     await this.afterEnding(run, result.events, result.parent, true);
@@ -213,7 +208,7 @@ export class RunTransitions {
         [run.id, leaseToken, childRunIds, until],
       );
       if (parked[0] === undefined) return null;
-      const queued = await this.requeueDueAwaitIn(manager, run.id);
+      const queued = await requeueDueAwaitIn(manager, run.id);
       const statuses = queued === null ? ['waiting'] : ['waiting', 'queued'];
       return {
         parked: parked[0],
@@ -237,7 +232,7 @@ export class RunTransitions {
   /** A run parked in `subagent_await` whose deadline passed (or whose children all ended) is queued. */
   async wakeDueAwait(runId: string): Promise<boolean> {
     const result = await this.dataSource.transaction(async (manager) => {
-      const queued = await this.requeueDueAwaitIn(manager, runId);
+      const queued = await requeueDueAwaitIn(manager, runId);
       return queued === null
         ? null
         : { queued, events: await this.events.appendIn(manager, runId, [statusEvent('queued')]) };
@@ -246,51 +241,6 @@ export class RunTransitions {
     await this.events.publish(runId, result.events);
     await this.dispatcher.dispatch(result.queued);
     return true;
-  }
-
-  private async requeueDueAwaitIn(manager: EntityManager, runId: string): Promise<QueuedRun | null> {
-    const [rows] = await manager.query<[QueuedRun[], number]>(
-      `UPDATE runs SET status = 'queued', awaited_run_ids = NULL, awaiting_until = NULL
-        WHERE runs.id = $1 AND ${AWAIT_IS_DUE}
-        RETURNING ${QUEUED_COLUMNS}`,
-      [runId],
-    );
-    return rows[0] ?? null;
-  }
-
-  /**
-   * Inside the transaction that ended a child run: its parent gets a `subagent` event with the child's
-   * final status and, if it is parked in `subagent_await` with nothing left to wait for, is queued
-   * again. The parent row is locked first, so a parent parking at the same time either sees this
-   * child ended or is seen parked here. A parent that has ended hears nothing (its `done` stays last).
-   */
-  private async tellParentIn(
-    manager: EntityManager,
-    childId: string,
-    child: EndedRow,
-  ): Promise<ParentNotice | null> {
-    const parentId = child.parent_run_id;
-    if (parentId === null) return null;
-    const [parent] = await manager.query<{ status: RunStatus }[]>(
-      `SELECT status FROM runs WHERE id = $1 FOR UPDATE`,
-      [parentId],
-    );
-    if (parent === undefined || isTerminal(parent.status)) return null;
-    const events = await this.events.appendIn(manager, parentId, [
-      {
-        type: 'subagent',
-        payload: {
-          run_id: childId,
-          thread_id: child.thread_id,
-          subagent_slug: child.agent_slug,
-          status: child.status,
-        },
-      },
-    ]);
-    const queued = await this.requeueDueAwaitIn(manager, parentId);
-    if (queued !== null)
-      events.push(...(await this.events.appendIn(manager, parentId, [statusEvent('queued')])));
-    return { runId: parentId, events, queued };
   }
 
   /**
@@ -330,7 +280,7 @@ export class RunTransitions {
           ended: false,
         };
       const events = await this.events.appendIn(manager, run.id, terminalEvents({ status: 'cancelled' }));
-      return { events, parent: await this.tellParentIn(manager, run.id, row), ended: true };
+      return { events, parent: await tellParentIn(manager, this.events, run.id, row), ended: true };
     });
     if (result === null) return false;
     await this.afterEnding(run, result.events, result.parent, result.ended === true);
@@ -364,7 +314,7 @@ export class RunTransitions {
         };
       const outcome = { status: row.status as RunOutcome['status'], error: row.error ?? undefined };
       const events = await this.events.appendIn(manager, runId, terminalEvents(outcome));
-      return { row, events, parent: await this.tellParentIn(manager, runId, row) };
+      return { row, events, parent: await tellParentIn(manager, this.events, runId, row) };
     });
     if (result === null) return null;
     const ended = result.row.status !== 'queued';
@@ -384,7 +334,7 @@ export class RunTransitions {
    */
   async cancel(runId: string): Promise<RunStatus | null> {
     // The run row is locked before the waiting points, as answering does.
-    const result = await retryOnConflict(() => this.cancelIn(runId));
+    const result = await retryOnConflict(() => cancelRunIn(this.dataSource, this.events, runId));
     if (result === null) {
       const current = await this.statusOf(runId);
       return current === 'cancel_requested' ? 'cancel_requested' : null;
@@ -415,35 +365,6 @@ export class RunTransitions {
       await this.signals.request(child.id);
       await this.cancelActiveChildren(child.id);
     }
-  }
-
-  private cancelIn(runId: string) {
-    return this.dataSource.transaction(async (manager) => {
-      const [rows] = await manager.query<[EndedRow[], number]>(
-        `UPDATE runs SET
-            status = CASE WHEN status IN ('queued', 'waiting') THEN 'cancelled' ELSE 'cancel_requested' END,
-            finished_at = CASE WHEN status IN ('queued', 'waiting') THEN now() END,
-            awaited_run_ids = NULL, awaiting_until = NULL
-          WHERE id = $1 AND status IN ('queued', 'waiting', 'running')
-          RETURNING ${ENDED_COLUMNS}`,
-        [runId],
-      );
-      const row = rows[0];
-      if (row === undefined) return null;
-      // A waiting run's question is withdrawn with it.
-      await manager.query(
-        `UPDATE waiting_points SET status = 'cancelled', cancelled_at = now() WHERE run_id = $1 AND status = 'open'`,
-        [runId],
-      );
-      if (row.status !== 'cancelled')
-        return {
-          row,
-          events: await this.events.appendIn(manager, runId, [statusEvent(row.status)]),
-          parent: null,
-        };
-      const events = await this.events.appendIn(manager, runId, terminalEvents({ status: 'cancelled' }));
-      return { row, events, parent: await this.tellParentIn(manager, runId, row) };
-    });
   }
 
   private async statusOf(runId: string): Promise<RunStatus | undefined> {
