@@ -51,11 +51,13 @@ function graphOn(saver: BaseCheckpointSaver) {
 describe('BatchedPostgresSaver', () => {
   let pool: pg.Pool;
   let drop: () => Promise<void>;
+  let databaseName: string;
   const savers: Record<'library' | 'batched', BaseCheckpointSaver> = {} as never;
 
   beforeAll(async () => {
     const database = await createTestDatabase();
     drop = database.drop;
+    databaseName = database.name;
     pool = new pg.Pool({ connectionString: databaseUrl(database.name), max: 4 });
     // `pool.end()` resolves before its clients' connections have closed, so the DROP … WITH (FORCE)
     // after it may terminate one: that late error must not surface as an unhandled one (seen in CI).
@@ -124,5 +126,49 @@ describe('BatchedPostgresSaver', () => {
     expect(states.batched).toEqual(states.library);
     expect((states.batched[3] as boolean[]).some(Boolean)).toBe(true);
     expect(await rowsOf('lg_batched')).toEqual(await rowsOf('lg_library'));
+  });
+
+  it("with sync durability stores a step's task writes in the statement of the checkpoint after it", async () => {
+    const loop = (saver: BaseCheckpointSaver) =>
+      new StateGraph(State)
+        .addNode('first', () => ({ messages: [new AIMessage({ id: 'm-1', content: 'one' })] }))
+        .addNode('second', () => ({ sides: ['second'] }))
+        .addEdge(START, 'first')
+        .addEdge('first', 'second')
+        .addEdge('second', END)
+        .compile({ checkpointer: saver });
+    const statements: string[] = [];
+    const counted = new pg.Pool({ connectionString: databaseUrl(databaseName), max: 2 });
+    counted.on('connect', (client) => client.on('error', () => undefined));
+    const query = counted.query.bind(counted) as (...args: unknown[]) => Promise<unknown>;
+    (counted as unknown as { query: typeof query }).query = (...args: unknown[]) => {
+      statements.push(String(args[0]).trimStart().split(/\s+/, 2).join(' '));
+      return query(...args);
+    };
+    try {
+      await pool.query('CREATE SCHEMA lg_sync_library; CREATE SCHEMA lg_sync_batched');
+      const library = new PostgresSaver(pool, undefined, { schema: 'lg_sync_library' });
+      const batched = new BatchedPostgresSaver(counted, 'lg_sync_batched');
+      await library.setup();
+      await batched.setup();
+      statements.length = 0;
+      const config = { configurable: { thread_id: 'thread-sync' }, durability: 'sync' as const };
+      const input = { messages: [new HumanMessage({ id: 'm-user', content: 'hi' })] };
+      await loop(library).invoke(input, config);
+      await loop(batched).invoke(input, config);
+      const rows = await rowsOf('lg_sync_batched');
+      expect(rows).toEqual(await rowsOf('lg_sync_library'));
+      // Four checkpoints (input, start, first, second), the writes of three tasks: each task's writes
+      // went out with the checkpoint after its step, none alone.
+      expect(rows.checkpoints).toHaveLength(4);
+      expect(new Set(rows.writes.map((write) => write.channel))).toEqual(
+        new Set(['messages', 'sides', 'branch:to:first', 'branch:to:second']),
+      );
+      expect(statements.filter((statement) => !statement.startsWith('select'))).toEqual(
+        Array(4).fill('WITH blobs'),
+      );
+    } finally {
+      await counted.end();
+    }
   });
 });

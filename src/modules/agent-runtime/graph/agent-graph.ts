@@ -1,6 +1,6 @@
 import { AIMessage, type BaseMessage, type ToolMessage } from '@langchain/core/messages';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
-import { Annotation, END, messagesStateReducer, START, StateGraph } from '@langchain/langgraph';
+import { Annotation, Command, END, messagesStateReducer, START, StateGraph } from '@langchain/langgraph';
 
 /**
  * The checkpointed state of a thread: its messages, the run that wrote them last, and the skills the
@@ -36,23 +36,30 @@ const lastAssistant = (messages: BaseMessage[]): AIMessage | null => {
  * results. Built once per run (the steps close over the run's context); reading a thread never builds it.
  */
 export function buildAgentGraph(steps: AgentSteps, checkpointer: BaseCheckpointSaver) {
-  return new StateGraph(RunState)
-    .addNode('agent', async (state) => ({
-      messages: [await steps.callModel(state.messages, state.activatedSkills)],
-    }))
-    .addNode('tools', async (state) => {
-      const request = lastAssistant(state.messages);
-      if (request === null) return { messages: [] };
-      return steps.runTools(request, state.activatedSkills);
-    })
-    .addEdge(START, 'agent')
-    .addConditionalEdges(
-      'agent',
-      (state) => ((lastAssistant(state.messages)?.tool_calls?.length ?? 0) > 0 ? 'tools' : END),
-      ['tools', END],
-    )
-    .addEdge('tools', 'agent')
-    .compile({ checkpointer });
+  return (
+    new StateGraph(RunState)
+      // The node routes itself (a Command) rather than through a conditional edge: LangGraph runs an edge's
+      // router as one more runnable per step, with its config, callbacks and trace objects.
+      .addNode(
+        'agent',
+        async (state: RunStateValues) => {
+          const reply = await steps.callModel(state.messages, state.activatedSkills);
+          return new Command({
+            update: { messages: [reply] },
+            goto: (reply.tool_calls?.length ?? 0) > 0 ? 'tools' : END,
+          });
+        },
+        { ends: ['tools', END] },
+      )
+      .addNode('tools', async (state) => {
+        const request = lastAssistant(state.messages);
+        if (request === null) return { messages: [] };
+        return steps.runTools(request, state.activatedSkills);
+      })
+      .addEdge(START, 'agent')
+      .addEdge('tools', 'agent')
+      .compile({ checkpointer })
+  );
 }
 
 export type AgentGraph = ReturnType<typeof buildAgentGraph>;

@@ -7,47 +7,76 @@ import type {
 } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type pg from 'pg';
+import { MessageCachingSerializer } from './message-caching-serializer.js';
+import {
+  PendingCheckpointWrites,
+  type MergedWrites,
+  type WriteRow,
+  type WritesTarget,
+} from './pending-checkpoint-writes.js';
 
 const bytes = (value: Uint8Array | undefined): Buffer | null =>
   value === undefined ? null : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 
+/** The five arrays of `rows` for the unnest of a writes CTE. */
+const columnsOf = (rows: readonly WriteRow[]) => [
+  rows.map((row) => row.taskId),
+  rows.map((row) => row.idx),
+  rows.map((row) => row.channel),
+  rows.map((row) => row.type),
+  rows.map((row) => row.blob),
+];
+const writeParams = (writes: MergedWrites) => [...columnsOf(writes.inserts), ...columnsOf(writes.upserts)];
+
 /**
- * LangGraph's PostgreSQL checkpointer with the same tables, rows and reads, but each write in one
- * statement: `put` stores the new channel blobs and the checkpoint in one INSERT (a data-modifying CTE),
- * `putWrites` all of a task's writes in one multi-row INSERT. The library sends a transaction with one
- * statement per row (BEGIN, n blob INSERTs, the checkpoint, COMMIT): about 90 round trips for a run
- * with three tool calls, where this makes 17. A single statement is atomic, so no transaction is needed.
+ * LangGraph's PostgreSQL checkpointer with the same tables, rows and reads, but fewer statements: `put`
+ * stores the new channel blobs, the checkpoint and the task writes of its parent in one INSERT (a
+ * data-modifying CTE). The task writes of a step wait for that checkpoint (LangGraph saves them just
+ * before it) and are stored alone, in one statement, when none follows by the next turn of the event
+ * loop (an interrupt, an error). The library sends a transaction with one statement per row (BEGIN, n
+ * blob INSERTs, the checkpoint, COMMIT): about 90 round trips for a run with three tool calls, where
+ * this makes 9. A single statement is atomic, so no transaction is needed.
+ *
+ * Messages are serialized through `MessageCachingSerializer` (the same bytes, each message once).
  */
 export class BatchedPostgresSaver extends PostgresSaver {
-  private readonly sql: { put: string; upsertWrites: string; insertWrites: string };
+  private readonly sql: { put: string; writes: string };
+  private readonly pendingWrites = new PendingCheckpointWrites((target, writes) =>
+    this.storeWrites(target, writes),
+  );
 
   constructor(
     private readonly writePool: pg.Pool,
     schema: string,
   ) {
-    super(writePool, undefined, { schema });
+    super(writePool, new MessageCachingSerializer(), { schema });
     const table = (name: string) => `"${schema}".${name}`;
-    const writes = `INSERT INTO ${table('checkpoint_writes')}
-        (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
-      SELECT $1, $2, $3, $4, w.idx, w.channel, w.type, w.blob
-        FROM unnest($5::int[], $6::text[], $7::text[], $8::bytea[]) AS w(idx, channel, type, blob)
-      ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
+    // Writes of special channels only (errors, interrupts…) replace earlier ones, as in the library.
+    const writes = (threadParam: number, checkpointParam: number, first: number) => {
+      const insert = (from: number) => `INSERT INTO ${table('checkpoint_writes')}
+          (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
+        SELECT $${threadParam}, $${threadParam + 1}, $${checkpointParam}, w.task_id, w.idx, w.channel, w.type, w.blob
+          FROM unnest($${from}::text[], $${from + 1}::int[], $${from + 2}::text[], $${from + 3}::text[],
+                      $${from + 4}::bytea[]) AS w(task_id, idx, channel, type, blob)
+        ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
+      return `inserted_writes AS (${insert(first)} DO NOTHING),
+        upserted_writes AS (${insert(first + 5)} DO UPDATE SET
+          channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob)`;
+    };
     this.sql = {
       put: `WITH blobs AS (
           INSERT INTO ${table('checkpoint_blobs')} (thread_id, checkpoint_ns, channel, version, type, blob)
           SELECT $1, $2, b.channel, b.version, b.type, b.blob
             FROM unnest($7::text[], $8::text[], $9::text[], $10::bytea[]) AS b(channel, version, type, blob)
           ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING
-        )
+        ), ${writes(1, 4, 11)}
         INSERT INTO ${table('checkpoints')}
           (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
         VALUES ($1, $2, $3, $4, $5, $6)
         ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
         DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata`,
-      // As the library: writes of special channels only (errors, interrupts…) replace earlier ones.
-      upsertWrites: `${writes} DO UPDATE SET
-          channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob`,
-      insertWrites: `${writes} DO NOTHING`,
+      // Data-modifying CTEs run whether or not the main query reads them.
+      writes: `WITH ${writes(1, 3, 4)} SELECT 1`,
     };
   }
 
@@ -63,20 +92,34 @@ export class BatchedPostgresSaver extends PostgresSaver {
       checkpoint_ns: namespace = '',
       checkpoint_id: parentId,
     } = config.configurable as { thread_id: string; checkpoint_ns?: string; checkpoint_id?: string };
-    const blobs = await this._dumpBlobs(threadId, namespace, checkpoint.channel_values, newVersions);
-    const serializedMetadata: unknown = await this._dumpMetadata(metadata);
-    await this.writePool.query(this.sql.put, [
-      threadId,
-      namespace,
-      checkpoint.id,
-      parentId,
-      this._dumpCheckpoint(checkpoint),
-      serializedMetadata,
-      blobs.map((blob) => blob[2]),
-      blobs.map((blob) => blob[3]),
-      blobs.map((blob) => blob[4]),
-      blobs.map((blob) => bytes(blob[5])),
-    ]);
+    const endPut = this.pendingWrites.beginPut({ threadId, namespace });
+    let parentWrites: ReturnType<PendingCheckpointWrites['take']> = null;
+    try {
+      const blobs = await this._dumpBlobs(threadId, namespace, checkpoint.channel_values, newVersions);
+      const serializedMetadata: unknown = await this._dumpMetadata(metadata);
+      // Taken after the awaits above: writes saved meanwhile still go with this checkpoint.
+      if (parentId !== undefined)
+        parentWrites = this.pendingWrites.take({ threadId, namespace, checkpointId: parentId });
+      await this.writePool.query(this.sql.put, [
+        threadId,
+        namespace,
+        checkpoint.id,
+        parentId,
+        this._dumpCheckpoint(checkpoint),
+        serializedMetadata,
+        blobs.map((blob) => blob[2]),
+        blobs.map((blob) => blob[3]),
+        blobs.map((blob) => blob[4]),
+        blobs.map((blob) => bytes(blob[5])),
+        ...writeParams(parentWrites?.writes ?? { inserts: [], upserts: [] }),
+      ]);
+    } catch (error) {
+      parentWrites?.settle(error);
+      throw error;
+    } finally {
+      endPut();
+    }
+    parentWrites?.settle();
     return { configurable: { thread_id: threadId, checkpoint_ns: namespace, checkpoint_id: checkpoint.id } };
   }
 
@@ -89,18 +132,23 @@ export class BatchedPostgresSaver extends PostgresSaver {
     const dumped = await this._dumpWrites(threadId, namespace, checkpointId, taskId, writes);
     if (dumped.length === 0) return;
     // Special channels have fixed negative indexes (WRITES_IDX_MAP); the others their position.
-    const special = dumped.every((write) => write[4] < 0);
-    // One statement may not upsert a row twice: the last write of an index wins, as one by one.
-    const rows = special ? [...new Map(dumped.map((write) => [write[4], write])).values()] : dumped;
-    await this.writePool.query(special ? this.sql.upsertWrites : this.sql.insertWrites, [
-      threadId,
-      namespace,
-      checkpointId,
+    const upsert = dumped.every((write) => write[4] < 0);
+    const rows = dumped.map((write): WriteRow => ({
       taskId,
-      rows.map((write) => write[4]),
-      rows.map((write) => write[5]),
-      rows.map((write) => write[6]),
-      rows.map((write) => bytes(write[7])),
+      idx: write[4],
+      channel: write[5],
+      type: write[6],
+      blob: bytes(write[7]),
+    }));
+    return this.pendingWrites.add({ threadId, namespace, checkpointId }, rows, upsert);
+  }
+
+  private async storeWrites(target: WritesTarget, writes: MergedWrites): Promise<void> {
+    await this.writePool.query(this.sql.writes, [
+      target.threadId,
+      target.namespace,
+      target.checkpointId,
+      ...writeParams(writes),
     ]);
   }
 }
