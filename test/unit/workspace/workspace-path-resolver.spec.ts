@@ -167,6 +167,32 @@ describe('WorkspacePathResolver', () => {
     ).rejects.toThrow('malformed user id');
   });
 
+  it('resolves a path once per tool call, and again for another call, access or workdir', async () => {
+    const resolve = jest.spyOn(resolver, 'resolve');
+    try {
+      const call = {};
+      const first = resolver.resolveInCall(call, USER, 'a.txt', { access: W, workdir: WORKDIR });
+      const again = resolver.resolveInCall(call, USER, 'a.txt', { access: W, workdir: WORKDIR });
+      expect(await again).toBe(await first);
+      expect(resolve).toHaveBeenCalledTimes(1);
+      await resolver.resolveInCall(call, USER, 'a.txt', { access: R, workdir: WORKDIR });
+      await resolver.resolveInCall(call, USER, 'a.txt', { access: W, workdir: '/home/gem/user-data/' });
+      const other = await resolver.resolveInCall({}, USER, 'a.txt', { access: W, workdir: WORKDIR });
+      expect(other).not.toBe(await first);
+      expect(resolve).toHaveBeenCalledTimes(4);
+      // A refusal is the call's answer for that path too.
+      const escape = '/home/gem/user-data/workdir/demo/etc-link/x';
+      await expect(resolver.resolveInCall(call, USER, escape, { access: W })).rejects.toMatchObject({
+        details: { reason: 'symlink_escape' },
+      });
+      await expect(resolver.resolveInCall(call, USER, escape, { access: W })).rejects.toMatchObject({
+        details: { reason: 'symlink_escape' },
+      });
+    } finally {
+      resolve.mockRestore();
+    }
+  });
+
   it('maps real paths back to virtual ones, and nothing outside the roots', () => {
     expect(resolver.toVirtual(USER, join(dataDir, HOME, 'workdir', 'demo', 'a.txt'))).toBe(
       '/home/gem/user-data/workdir/demo/a.txt',

@@ -64,7 +64,8 @@ export class ToolExecutor {
 
   execute(call: ToolCall, context: ToolExecutionContext): Promise<ToolCallResult> {
     const tool = this.registry.get(call.name) ?? context.runTools?.get(call.name);
-    return this.step(new ToolCallScope(call, context, tool), 0);
+    // Each call gets its own context object: what the stages keep per call may be keyed by it.
+    return this.step(new ToolCallScope(call, { ...context }, tool), 0);
   }
 
   private step(scope: ToolCallScope, index: number): Promise<ToolCallResult> {

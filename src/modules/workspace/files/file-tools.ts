@@ -132,13 +132,14 @@ export class FileTools {
       this.quota.replaceFile(invocation.context.user, target.realPath, newBytes, write);
   }
 
-  /** An omitted path means the project workdir. */
+  /** An omitted path means the project workdir. The boundary's resource check resolved a given one. */
   private resolve(
     invocation: ToolInvocation,
     path: string | undefined,
     access: WorkspaceAccess,
   ): Promise<ResolvedWorkspacePath> {
-    const { user, workdir } = invocation.context;
-    return this.resolver.resolve(user, path ?? workdir, { access, workdir });
+    const { context } = invocation;
+    const { user, workdir } = context;
+    return this.resolver.resolveInCall(context, user, path ?? workdir, { access, workdir });
   }
 }

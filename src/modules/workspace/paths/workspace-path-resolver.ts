@@ -37,6 +37,8 @@ const SAFE_USER_ID = /^[A-Za-z0-9_-]{1,128}$/;
 @Injectable()
 export class WorkspacePathResolver {
   private readonly dataDir: string;
+  /** Resolutions made for one tool call (keyed by its execution context), by access, workdir and path. */
+  private readonly byCall = new WeakMap<object, Map<string, Promise<ResolvedWorkspacePath>>>();
 
   constructor(
     config: AppConfig,
@@ -75,6 +77,31 @@ export class WorkspacePathResolver {
     const realPath = join(root, ...below);
     await assertContained(root, realPath, parsed.path);
     return { virtualPath: parsed.path, realPath, area: parsed.area, root };
+  }
+
+  /**
+   * `resolve`, once per tool call: the execution boundary's resource check and the tool's handler ask
+   * for the same path of the same call (`call` is its execution context), and the handler gets what the
+   * check resolved (the same user, path, access and workdir) without walking the disk again.
+   */
+  resolveInCall(
+    call: object,
+    user: WorkspaceUser,
+    input: string,
+    options: ResolveOptions,
+  ): Promise<ResolvedWorkspacePath> {
+    let resolved = this.byCall.get(call);
+    if (resolved === undefined) {
+      resolved = new Map();
+      this.byCall.set(call, resolved);
+    }
+    const key = `${options.access}\u0000${options.workdir ?? ''}\u0000${input}`;
+    let path = resolved.get(key);
+    if (path === undefined) {
+      path = this.resolve(user, input, options);
+      resolved.set(key, path);
+    }
+    return path;
   }
 
   /** The virtual path of a real path inside this user's data or the shared skills, else undefined. */
