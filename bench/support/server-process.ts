@@ -33,7 +33,13 @@ export class ServerStartError extends Error {}
 function profilerArgs(label: string): string[] {
   const dir = process.env.BENCH_CPU_PROF_DIR;
   if (dir === undefined || dir === '') return [];
-  return ['--cpu-prof', `--cpu-prof-dir=${join(dir, label.replace(/[^\w.-]+/g, '_'))}`];
+  return [
+    '--cpu-prof',
+    ...(process.env.BENCH_CPU_PROF_INTERVAL
+      ? [`--cpu-prof-interval=${process.env.BENCH_CPU_PROF_INTERVAL}`]
+      : []),
+    `--cpu-prof-dir=${join(dir, label.replace(/[^\w.-]+/g, '_'))}`,
+  ];
 }
 
 /**

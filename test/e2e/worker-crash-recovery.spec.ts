@@ -1,5 +1,6 @@
 import { FakeOpenAiServer } from '../support/fake-openai/fake-openai-server';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../support/runs/run-helpers';
+import { eventually } from '../support/runs/run-event-rows';
 import { ServiceProcess } from '../support/service-process';
 import { TestContext, type TestUser } from '../support/test-app';
 
@@ -112,9 +113,14 @@ describe('a worker killed with SIGKILL in the middle of a run', () => {
       'tool',
       'assistant',
     ]);
-    const writes = await ctx.dataSource.query<{ count: number }[]>(
-      `SELECT count(*)::int AS count FROM tool_calls WHERE run_id = $1 AND tool_name = 'write_file'`,
-      [runId],
+    // The worker writes audit rows in batches (within ~50 ms).
+    const writes = await eventually(
+      () =>
+        ctx.dataSource.query<{ count: number }[]>(
+          `SELECT count(*)::int AS count FROM tool_calls WHERE run_id = $1 AND tool_name = 'write_file'`,
+          [runId],
+        ),
+      (rows) => rows[0].count > 0,
     );
     expect(writes[0].count).toBe(1);
     const events = await ctx.dataSource.query<{ seq: number; type: string; payload: { status?: string } }[]>(

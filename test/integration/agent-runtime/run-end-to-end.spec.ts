@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { ToolCallAuditWriter } from '../../../src/modules/tools/execution/audit/tool-call-audit-writer';
 import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
 import { startRuntime } from '../../support/runs/runtime-context';
 import type { TestContext, TestUser } from '../../support/test-app';
@@ -100,6 +101,7 @@ describe('a run end to end: HTTP → BullMQ → worker → graph → tools → S
     ]);
     expect(items[2].tool_call_id).toBe('call_w');
     expect(items[5].content).toBe('The file says hello run.');
+    await ctx.app.get(ToolCallAuditWriter).flush(); // audit rows are written in batches
     const audit = await ctx.dataSource.query<{ tool_name: string; outcome: string }[]>(
       `SELECT tool_name, outcome FROM tool_calls WHERE run_id = $1 ORDER BY created_at`,
       [accepted.run_id],

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ToolCallAuditWriter } from '../../../src/modules/tools/execution/audit/tool-call-audit-writer';
 import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
 import { offeredTools, toolAnswer } from '../../support/runs/model-requests';
 import { startRuntime } from '../../support/runs/runtime-context';
@@ -221,6 +222,7 @@ describe('subagents: rules', () => {
           details: { tool: name },
         },
       });
+    await ctx.app.get(ToolCallAuditWriter).flush(); // audit rows are written in batches
     const audit = await ctx.dataSource.query<{ tool_name: string; outcome: string }[]>(
       `SELECT tool_name, outcome FROM tool_calls WHERE run_id = $1 ORDER BY tool_name`,
       [child.id],

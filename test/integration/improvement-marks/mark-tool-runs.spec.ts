@@ -1,4 +1,5 @@
 import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import { ToolCallAuditWriter } from '../../../src/modules/tools/execution/audit/tool-call-audit-writer';
 import { startRuntime } from '../../support/runs/runtime-context';
 import { offeredTools, toolAnswer } from '../../support/runs/model-requests';
 import { storedEvents } from '../../support/runs/run-event-rows';
@@ -61,6 +62,7 @@ describe('mark_for_improvement in agent runs (fake model)', () => {
       role: 'assistant',
       content: 'Noted; here is the answer with ISO dates.',
     });
+    await ctx.app.get(ToolCallAuditWriter).flush(); // audit rows are written in batches
     const audit = await ctx.dataSource.query<{ outcome: string }[]>(
       `SELECT outcome FROM tool_calls WHERE run_id = $1 AND tool_call_id = 'call_m1'`,
       [run.run_id],

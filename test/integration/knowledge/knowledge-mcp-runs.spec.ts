@@ -1,4 +1,5 @@
 import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import { ToolCallAuditWriter } from '../../../src/modules/tools/execution/audit/tool-call-audit-writer';
 import type { RecordedRequest } from '../../support/fake-openai/fake-openai-script';
 import { newKb, settledKbFile, uploadKbFile } from '../../support/knowledge';
 import {
@@ -140,6 +141,7 @@ describe('knowledge tools in runs, through the real /mcp/knowledge endpoint', ()
     expect(open).toMatchObject({ start_line: 3, has_more_before: true });
     expect(open.content.split('\n')[0]).toBe('3\t公司的年假制度：员工每年享有十五天带薪年假。');
 
+    await ctx.app.get(ToolCallAuditWriter).flush(); // audit rows are written in batches
     const audit = await ctx.dataSource.query<{ tool_name: string; outcome: string; user_id: string }[]>(
       `SELECT tool_name, outcome, user_id FROM tool_calls WHERE run_id = $1 ORDER BY tool_name`,
       [runId],

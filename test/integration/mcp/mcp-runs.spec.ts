@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ToolCallAuditWriter } from '../../../src/modules/tools/execution/audit/tool-call-audit-writer';
 import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
 import { TestMcpServer } from '../../support/mcp/mcp-test-server';
 import { PlainHttpServer } from '../../support/mcp/plain-http-servers';
@@ -131,6 +132,8 @@ describe('MCP tools in runs', () => {
     expect(toolAnswer(shown, 'call_report')?.content).toBe(
       'chart ready\n[image: image/png, 9 bytes, not shown]\n{"rows":3}',
     );
+    // Audit rows are written in batches: read them once everything recorded so far is stored.
+    await ctx.app.get(ToolCallAuditWriter).flush();
     const audit = await ctx.dataSource.query<{ tool_name: string; outcome: string }[]>(
       `SELECT tool_name, outcome FROM tool_calls WHERE tool_call_id = 'call_lookup'`,
     );
