@@ -77,7 +77,6 @@ async function recordAssistant(
     toolCalls.push({ id, name: invalid.name ?? 'unknown', args: {} });
   }
   const content = textOf(full.content);
-  if (toolCalls.length > 0) scope.startVerification();
   await scope.emit(
     [
       ...(lastDelta === ''

@@ -55,8 +55,6 @@ export class SessionScope {
   readonly invalidArgs = new Map<string, string>();
   /** Skills activated so far in this thread (from the graph state, plus reads of this session). */
   private readonly activated = new Set<string>();
-  /** The authorization re-check started for the first tool call of the model's latest answer. */
-  private earlyVerification: Promise<void> | null = null;
 
   constructor(
     readonly deps: RunSessionDeps,
@@ -85,25 +83,6 @@ export class SessionScope {
   /** Lease-fenced; with `message`, the run's message these events announce is stored with them. */
   emit(events: NewRunEvent[], message?: NewMessage) {
     return this.deps.events.emit(this.init.runId, events, { leaseToken: this.init.leaseToken }, message);
-  }
-
-  /**
-   * Starts the re-check of the first tool call the model just asked for, so that it runs while the
-   * answer is stored and checkpointed instead of after. It still completes before that call runs.
-   */
-  startVerification(): void {
-    const verify = this.init.toolContext.verifyAuthorization;
-    if (verify === undefined) return;
-    const started = verify();
-    started.catch(() => undefined); // awaited by the call's guard; a failure is seen there
-    this.earlyVerification = started;
-  }
-
-  /** The re-check started for the first call of this answer, once; null when none was started. */
-  takeEarlyVerification(): Promise<void> | null {
-    const started = this.earlyVerification;
-    this.earlyVerification = null;
-    return started;
   }
 
   safePoint(): void {

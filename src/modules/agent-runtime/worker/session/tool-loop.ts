@@ -34,13 +34,7 @@ export async function runTools(
   // The first execution of a run has stored none yet: the lookup is a query per tool step saved.
   const found = scope.init.resumed ? await scope.deps.messages.findByIds(ids) : [];
   const stored = new Map(found.map((row) => [row.id, row]));
-  // The re-check started with the answer serves its first call, and only when that call executes now.
-  let early = scope.takeEarlyVerification();
-  const execute = (call: ModelToolCall) => {
-    const verification = early;
-    early = null;
-    return executeCall(scope, call, verification);
-  };
+  const execute = (call: ModelToolCall) => executeCall(scope, call);
   const results: ToolMessage[] = [];
   const activated: string[] = [];
   let answered: Map<string, ToolCallResult> | null = null;
@@ -51,7 +45,6 @@ export async function runTools(
     const id = ids[index];
     const previous = stored.get(id);
     if (previous !== undefined) {
-      early = null;
       // Executed by an earlier attempt of this run whose checkpoint was not written: not run twice.
       results.push(
         new ToolMessage({ id, content: previous.content, tool_call_id: call.id!, name: call.name }),
@@ -100,20 +93,11 @@ export async function runTools(
 /** Its lines carry the run's log fields (`RunLogContext`). */
 const logger = new Logger('RunSession');
 
-async function executeCall(
-  scope: SessionScope,
-  call: ModelToolCall,
-  verification: Promise<void> | null,
-): Promise<ToolCallResult> {
+async function executeCall(scope: SessionScope, call: ModelToolCall): Promise<ToolCallResult> {
   logger.debug({ tool_call_id: call.id, tool: call.name }, 'tool call');
-  const { toolContext } = scope.init;
   return scope.deps.executor.execute(
     { id: call.id!, name: call.name, args: scope.invalidArgs.get(call.id!) ?? call.args },
-    {
-      ...toolContext,
-      // A resumed run re-enters at its tools step: it gets what its model call would have shown.
-      visibleTools: await scope.visibleToolNames(),
-      ...(verification === null ? {} : { verifyAuthorization: () => verification }),
-    },
+    // A resumed run re-enters at its tools step: it gets what its model call would have shown.
+    { ...scope.init.toolContext, visibleTools: await scope.visibleToolNames() },
   );
 }
