@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import { poolOf, preparedQuery } from '../../database/prepared-query.js';
 import type { KeysetPosition } from '../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../common/pagination/keyset.js';
 import { scopeMemberSql } from '../../common/sharing/index.js';
@@ -28,6 +29,11 @@ function whereReadableBy<T extends AgentEntity>(
   );
 }
 
+const AGENT_BY_ID = `SELECT id, slug, name, description, is_subagent AS "isSubagent", builtin,
+    owner_id AS "ownerId", share_config AS "shareConfig", config, created_at AS "createdAt",
+    updated_at AS "updatedAt"
+  FROM agents WHERE id = $1`;
+
 @Injectable()
 export class AgentsRepository {
   constructor(@InjectRepository(AgentEntity) private readonly rows: Repository<AgentEntity>) {}
@@ -43,9 +49,14 @@ export class AgentsRepository {
    * By id regardless of who asks: the caller applies `canRead` (used where "gone" and "denied" differ).
    * Given a transaction's `manager`, read in it and locked FOR SHARE until it ends.
    */
-  findById(id: string, manager?: EntityManager): Promise<AgentEntity | null> {
-    if (manager === undefined) return this.rows.findOneBy({ id });
-    return manager.getRepository(AgentEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_read' } });
+  async findById(id: string, manager?: EntityManager): Promise<AgentEntity | null> {
+    if (manager !== undefined)
+      return manager
+        .getRepository(AgentEntity)
+        .findOne({ where: { id }, lock: { mode: 'pessimistic_read' } });
+    // A plain prepared statement: the runtime reads its agent by id before every tool call.
+    const [row] = await preparedQuery<AgentEntity>(poolOf(this.rows.manager.connection), AGENT_BY_ID, [id]);
+    return row === undefined ? null : Object.assign(new AgentEntity(), row);
   }
 
   listReadablePage(

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type EntityManager } from 'typeorm';
+import { poolOf, preparedQuery } from '../../database/prepared-query.js';
 import type { UserRole } from '../../common/auth/user-role.js';
 import type { KeysetPosition } from '../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../common/pagination/keyset.js';
@@ -32,9 +33,10 @@ export class UsersRepository {
     return this.rows.findOneBy({ id });
   }
 
-  /** What authenticating a request needs of an account (no credential), in one plain statement. */
+  /** What authenticating a request needs of an account (no credential), in one prepared statement. */
   async sessionFields(id: string): Promise<SessionAccount | null> {
-    const rows = await this.rows.manager.query<SessionAccount[]>(
+    const rows = await preparedQuery<SessionAccount>(
+      poolOf(this.rows.manager.connection),
       `SELECT id, username, role, department_id AS "departmentId", disabled, token_version AS "tokenVersion"
          FROM users WHERE id = $1`,
       [id],
@@ -50,14 +52,12 @@ export class UsersRepository {
     id: string,
     manager?: EntityManager,
   ): Promise<Pick<UserEntity, 'id' | 'role' | 'departmentId' | 'disabled'> | null> {
-    const rows = await (manager ?? this.rows.manager).query<
-      Pick<UserEntity, 'id' | 'role' | 'departmentId' | 'disabled'>[]
-    >(
-      `SELECT id, role, department_id AS "departmentId", disabled FROM users WHERE id = $1${
-        manager === undefined ? '' : ' FOR SHARE'
-      }`,
-      [id],
-    );
+    type Fields = Pick<UserEntity, 'id' | 'role' | 'departmentId' | 'disabled'>;
+    const text = `SELECT id, role, department_id AS "departmentId", disabled FROM users WHERE id = $1`;
+    const rows =
+      manager === undefined
+        ? await preparedQuery<Fields>(poolOf(this.rows.manager.connection), text, [id])
+        : await manager.query<Fields[]>(`${text} FOR SHARE`, [id]);
     return rows[0] ?? null;
   }
 

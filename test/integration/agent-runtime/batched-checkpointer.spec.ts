@@ -142,7 +142,8 @@ describe('BatchedPostgresSaver', () => {
     counted.on('connect', (client) => client.on('error', () => undefined));
     const query = counted.query.bind(counted) as (...args: unknown[]) => Promise<unknown>;
     (counted as unknown as { query: typeof query }).query = (...args: unknown[]) => {
-      statements.push(String(args[0]).trimStart().split(/\s+/, 2).join(' '));
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+      statements.push(text.trimStart().split(/\s+/, 2).join(' '));
       return query(...args);
     };
     try {

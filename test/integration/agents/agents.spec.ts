@@ -1,5 +1,7 @@
 import { tool } from '@langchain/core/tools';
 import { z } from 'zod';
+import { AgentEntity } from '../../../src/modules/agents/agent.entity';
+import { AgentsRepository } from '../../../src/modules/agents/agents.repository';
 import { BuiltinAgents } from '../../../src/modules/agents/builtin-agents';
 import { ToolRegistry } from '../../../src/modules/tools/registry/tool-registry';
 import { TestContext, type TestUser } from '../../support/test-app';
@@ -22,6 +24,18 @@ describe('agents: create, validate, list, builtin agents', () => {
     registry.register(noop('debug_probe'), { category: 'debug', tags: [], displayName: 'probe' });
   });
   afterAll(() => ctx.close());
+
+  it('reads an agent by id (the prepared statement before each tool call) as TypeORM loads it', async () => {
+    const res = await create(user, { name: 'By Id', description: 'read by id' });
+    expect(res.status).toBe(201);
+    const { id } = (await agentRow('by-id')) as { id: string };
+    const repository = ctx.app.get(AgentsRepository);
+    const read = await repository.findById(id);
+    expect(read).toBeInstanceOf(AgentEntity);
+    expect(read).toEqual(await ctx.dataSource.getRepository(AgentEntity).findOneBy({ id }));
+    expect(read?.createdAt).toBeInstanceOf(Date);
+    expect(await repository.findById('00000000-0000-4000-8000-000000000000')).toBeNull();
+  });
 
   it('creates an agent with the default config and reads it back, row included', async () => {
     const res = await create(user, { name: 'My Helper' });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { poolOf, preparedQuery } from '../../../database/prepared-query.js';
 import { messageColumns, type NewMessage } from '../messages/messages.repository.js';
 import type { NewRunEvent, RunEvent } from './run-event.js';
 
@@ -40,6 +41,12 @@ export type RunRowChange = (param: (value: unknown) => string) => { set: string;
 export class RunEventStore {
   constructor(private readonly dataSource: DataSource) {}
 
+  /** Outside a transaction the statement runs prepared: a run appends with the same few texts all along. */
+  private query(manager: EntityManager, text: string, params: unknown[]): Promise<EventRow[]> {
+    if (manager !== this.dataSource.manager) return manager.query<EventRow[]>(text, params);
+    return preparedQuery<EventRow>(poolOf(this.dataSource), text, params);
+  }
+
   /**
    * Numbers and stores `events` in one statement. Returns them numbered, or `null` when the fence
    * refused (the lease is no longer this token's) and nothing was written. A fenced append may carry
@@ -65,7 +72,8 @@ export class RunEventStore {
          SELECT $6, $7, $8, $9, $10, $11::jsonb, $12, $13 FROM s
          ON CONFLICT (id) DO NOTHING
        )`;
-    const rows = await manager.query<EventRow[]>(
+    const rows = await this.query(
+      manager,
       `WITH s AS (
          UPDATE runs SET last_event_seq = last_event_seq + $2
           WHERE id = $1 ${fenced ? 'AND lease_token = $5' : ''}
@@ -105,7 +113,8 @@ export class RunEventStore {
       events.map((event) => JSON.stringify(event.payload)),
     ];
     const { set, where } = change((value) => `$${params.push(value)}`);
-    const rows = await this.dataSource.query<EventRow[]>(
+    const rows = await this.query(
+      this.dataSource.manager,
       `WITH s AS (
          UPDATE runs r SET last_event_seq = r.last_event_seq + $2, ${set}
           WHERE r.id = $1 AND ${where}
@@ -123,7 +132,8 @@ export class RunEventStore {
 
   /** Events after `afterSeq`, in order, at most one page. */
   async listAfter(runId: string, afterSeq: number, limit = RUN_EVENT_REPLAY_PAGE): Promise<RunEvent[]> {
-    const rows = await this.dataSource.query<EventRow[]>(
+    const rows = await this.query(
+      this.dataSource.manager,
       `SELECT run_id, seq, type, payload, created_at FROM run_events
         WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
       [runId, afterSeq, limit],

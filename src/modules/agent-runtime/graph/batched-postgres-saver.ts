@@ -7,6 +7,7 @@ import type {
 } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type pg from 'pg';
+import { preparedQuery } from '../../../database/prepared-query.js';
 import { MessageCachingSerializer } from './message-caching-serializer.js';
 import {
   PendingCheckpointWrites,
@@ -100,7 +101,7 @@ export class BatchedPostgresSaver extends PostgresSaver {
       // Taken after the awaits above: writes saved meanwhile still go with this checkpoint.
       if (parentId !== undefined)
         parentWrites = this.pendingWrites.take({ threadId, namespace, checkpointId: parentId });
-      await this.writePool.query(this.sql.put, [
+      await preparedQuery(this.writePool, this.sql.put, [
         threadId,
         namespace,
         checkpoint.id,
@@ -144,7 +145,7 @@ export class BatchedPostgresSaver extends PostgresSaver {
   }
 
   private async storeWrites(target: WritesTarget, writes: MergedWrites): Promise<void> {
-    await this.writePool.query(this.sql.writes, [
+    await preparedQuery(this.writePool, this.sql.writes, [
       target.threadId,
       target.namespace,
       target.checkpointId,
