@@ -36,30 +36,25 @@ const lastAssistant = (messages: BaseMessage[]): AIMessage | null => {
  * results. Built once per run (the steps close over the run's context); reading a thread never builds it.
  */
 export function buildAgentGraph(steps: AgentSteps, checkpointer: BaseCheckpointSaver) {
-  return (
-    new StateGraph(RunState)
-      // The node routes itself (a Command) rather than through a conditional edge: LangGraph runs an edge's
-      // router as one more runnable per step, with its config, callbacks and trace objects.
-      .addNode(
-        'agent',
-        async (state: RunStateValues) => {
-          const reply = await steps.callModel(state.messages, state.activatedSkills);
-          return new Command({
-            update: { messages: [reply] },
-            goto: (reply.tool_calls?.length ?? 0) > 0 ? 'tools' : END,
-          });
-        },
-        { ends: ['tools', END] },
-      )
-      .addNode('tools', async (state) => {
-        const request = lastAssistant(state.messages);
-        if (request === null) return { messages: [] };
-        return steps.runTools(request, state.activatedSkills);
-      })
-      .addEdge(START, 'agent')
-      .addEdge('tools', 'agent')
-      .compile({ checkpointer })
-  );
+  // The agent node routes itself (a Command) rather than through a conditional edge: LangGraph runs an
+  // edge's router as one more runnable per step, with its config, callbacks and trace objects.
+  const agent = async (state: RunStateValues) => {
+    const reply = await steps.callModel(state.messages, state.activatedSkills);
+    return new Command({
+      update: { messages: [reply] },
+      goto: (reply.tool_calls?.length ?? 0) > 0 ? 'tools' : END,
+    });
+  };
+  return new StateGraph(RunState)
+    .addNode('agent', agent, { ends: ['tools', END] })
+    .addNode('tools', async (state) => {
+      const request = lastAssistant(state.messages);
+      if (request === null) return { messages: [] };
+      return steps.runTools(request, state.activatedSkills);
+    })
+    .addEdge(START, 'agent')
+    .addEdge('tools', 'agent')
+    .compile({ checkpointer });
 }
 
 export type AgentGraph = ReturnType<typeof buildAgentGraph>;

@@ -37,7 +37,7 @@ const SAFE_USER_ID = /^[A-Za-z0-9_-]{1,128}$/;
 @Injectable()
 export class WorkspacePathResolver {
   private readonly dataDir: string;
-  /** Resolutions made for one tool call (keyed by its execution context), by access, workdir and path. */
+  /** Resolutions made for one tool call (keyed by its execution context), by user, access, workdir, path. */
   private readonly byCall = new WeakMap<object, Map<string, Promise<ResolvedWorkspacePath>>>();
 
   constructor(
@@ -95,7 +95,7 @@ export class WorkspacePathResolver {
       resolved = new Map();
       this.byCall.set(call, resolved);
     }
-    const key = `${options.access}\u0000${options.workdir ?? ''}\u0000${input}`;
+    const key = `${user.id}\u0000${options.access}\u0000${options.workdir ?? ''}\u0000${input}`;
     let path = resolved.get(key);
     if (path === undefined) {
       path = this.resolve(user, input, options);
