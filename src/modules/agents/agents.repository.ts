@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type EntityManager, type SelectQueryBuilder } from 'typeorm';
-import { poolOf, preparedQuery } from '../../database/prepared-query.js';
+import { preparedFindOneBy } from '../../database/prepared-find.js';
 import type { KeysetPosition } from '../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../common/pagination/keyset.js';
 import { scopeMemberSql } from '../../common/sharing/index.js';
@@ -29,11 +29,6 @@ function whereReadableBy<T extends AgentEntity>(
   );
 }
 
-const AGENT_BY_ID = `SELECT id, slug, name, description, is_subagent AS "isSubagent", builtin,
-    owner_id AS "ownerId", share_config AS "shareConfig", config, created_at AS "createdAt",
-    updated_at AS "updatedAt"
-  FROM agents WHERE id = $1`;
-
 @Injectable()
 export class AgentsRepository {
   constructor(@InjectRepository(AgentEntity) private readonly rows: Repository<AgentEntity>) {}
@@ -54,9 +49,8 @@ export class AgentsRepository {
       return manager
         .getRepository(AgentEntity)
         .findOne({ where: { id }, lock: { mode: 'pessimistic_read' } });
-    // A plain prepared statement: the runtime reads its agent by id before every tool call.
-    const [row] = await preparedQuery<AgentEntity>(poolOf(this.rows.manager.connection), AGENT_BY_ID, [id]);
-    return row === undefined ? null : Object.assign(new AgentEntity(), row);
+    // Prepared: the runtime reads its agent by id before every tool call.
+    return preparedFindOneBy(this.rows, { id });
   }
 
   listReadablePage(

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { preparedFindOneBy } from '../../database/prepared-find.js';
 import { Repository, type EntityManager } from 'typeorm';
 import type { KeysetPosition } from '../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../common/pagination/keyset.js';
@@ -17,11 +18,11 @@ export class ThreadsRepository {
 
   /** The thread if it belongs to `userId`; another user's thread is indistinguishable from none. */
   findOwned(userId: string, id: string): Promise<ThreadEntity | null> {
-    return this.rows.findOneBy({ id, userId });
+    return preparedFindOneBy(this.rows, { id, userId });
   }
 
   findById(id: string): Promise<ThreadEntity | null> {
-    return this.rows.findOneBy({ id });
+    return preparedFindOneBy(this.rows, { id });
   }
 
   findByRequest(userId: string, requestId: string): Promise<ThreadEntity | null> {

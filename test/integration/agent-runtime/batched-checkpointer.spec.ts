@@ -62,6 +62,7 @@ describe('BatchedPostgresSaver', () => {
     // `pool.end()` resolves before its clients' connections have closed, so the DROP … WITH (FORCE)
     // after it may terminate one: that late error must not surface as an unhandled one (seen in CI).
     pool.on('connect', (client) => client.on('error', () => undefined));
+    pool.on('error', () => undefined); // an idle client's error is re-emitted by the pool
     for (const schema of ['lg_library', 'lg_batched']) await pool.query(`CREATE SCHEMA ${schema}`);
     savers.library = new PostgresSaver(pool, undefined, { schema: 'lg_library' });
     savers.batched = new BatchedPostgresSaver(pool, 'lg_batched');
@@ -140,6 +141,7 @@ describe('BatchedPostgresSaver', () => {
     const statements: string[] = [];
     const counted = new pg.Pool({ connectionString: databaseUrl(databaseName), max: 2 });
     counted.on('connect', (client) => client.on('error', () => undefined));
+    counted.on('error', () => undefined); // an idle client's error is re-emitted by the pool
     const query = counted.query.bind(counted) as (...args: unknown[]) => Promise<unknown>;
     (counted as unknown as { query: typeof query }).query = (...args: unknown[]) => {
       const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;

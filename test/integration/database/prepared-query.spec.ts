@@ -13,6 +13,7 @@ describe('preparedQuery', () => {
     // One connection: what it prepared is visible to the next statement.
     pool = new pg.Pool({ connectionString: databaseUrl(database.name), max: 1 });
     pool.on('connect', (client) => client.on('error', () => undefined));
+    pool.on('error', () => undefined); // an idle client's error is re-emitted by the pool
   });
 
   afterAll(async () => {

@@ -6,6 +6,7 @@ import { RunEvents, statusEvent } from '../events/run-events.js';
 import type { NewRunEvent, RunEvent } from '../events/run-event.js';
 import { RunDispatcher } from '../queue/run-dispatcher.js';
 import { retryOnConflict } from '../../../database/transient-conflict.js';
+import { preparedFindOneBy } from '../../../database/prepared-find.js';
 import type { RunConfigSnapshot } from '../assembly/run-config-snapshot.js';
 import { RunCancelSignals } from '../worker/run-cancel-signals.js';
 import type { RunStatus } from './run-status.js';
@@ -79,9 +80,11 @@ export class RunTransitions {
     }));
     if (claimed !== null) {
       const [run] = await Promise.all([
-        this.dataSource.getRepository(RunEntity).findOneByOrFail({ id: runId }),
+        preparedFindOneBy(this.dataSource.getRepository(RunEntity), { id: runId }),
         this.events.publish(runId, claimed),
       ]);
+      // The claim has just changed the row: it is there (runs are deleted only with their thread).
+      if (run === null) throw new Error(`claimed run ${runId} not found`);
       return { kind: 'claimed', run };
     }
     const current = await this.statusOf(runId);

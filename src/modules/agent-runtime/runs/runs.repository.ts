@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { preparedFindOneBy } from '../../../database/prepared-find.js';
 import { DataSource, In, Repository, type EntityManager } from 'typeorm';
 import { ACTIVE_STATUSES, type RunStatus } from './run-status.js';
 import { RunEntity } from './run.entity.js';
@@ -22,12 +23,12 @@ export class RunsRepository {
   ) {}
 
   findById(id: string): Promise<RunEntity | null> {
-    return this.rows.findOneBy({ id });
+    return preparedFindOneBy(this.rows, { id });
   }
 
   /** The run if it belongs to `userId`; another user's run is indistinguishable from none. */
   findOwned(userId: string, id: string): Promise<RunEntity | null> {
-    return this.rows.findOneBy({ id, userId });
+    return preparedFindOneBy(this.rows, { id, userId });
   }
 
   /** Whether `userId` owns the run (one indexed lookup, no row loaded). */

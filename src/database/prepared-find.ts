@@ -1,0 +1,48 @@
+import type { ObjectLiteral, Repository } from 'typeorm';
+import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
+import { poolOf, preparedQuery } from './prepared-query.js';
+
+/** `SELECT <every column AS its property> FROM <table>` of an entity, built once. */
+const selects = new WeakMap<EntityMetadata, string>();
+
+function selectOf(metadata: EntityMetadata): string {
+  let select = selects.get(metadata);
+  if (select !== undefined) return select;
+  for (const column of metadata.columns) {
+    // What TypeORM would change on the way from the row to the entity: not loaded this way.
+    if (column.transformer !== undefined || column.embeddedMetadata !== undefined || column.relationMetadata)
+      throw new Error(`${metadata.name}.${column.propertyName} needs TypeORM's hydration`);
+    if (['simple-json', 'simple-array', 'simple-enum'].includes(String(column.type)))
+      throw new Error(`${metadata.name}.${column.propertyName} needs TypeORM's hydration`);
+  }
+  const columns = metadata.columns.map((column) => `"${column.databaseName}" AS "${column.propertyName}"`);
+  select = `SELECT ${columns.join(', ')} FROM "${metadata.tableName}"`;
+  selects.set(metadata, select);
+  return select;
+}
+
+/**
+ * `repository.findOneBy(where)` for an entity of plain columns, as a prepared statement: the row is
+ * read with every column aliased to its property (PostgreSQL's parser and planner run once per
+ * connection, TypeORM builds no query). For lookups on a run's hot path; `where` holds property names
+ * with non-null values, in a fixed order per call site.
+ */
+export async function preparedFindOneBy<T extends ObjectLiteral>(
+  repository: Repository<T>,
+  where: Partial<Record<keyof T & string, string | number>>,
+): Promise<T | null> {
+  const { metadata } = repository;
+  const entries = Object.entries(where) as [string, string | number][];
+  const conditions = entries.map(([property], index) => {
+    const column = metadata.findColumnWithPropertyName(property);
+    if (column === undefined) throw new Error(`${metadata.name} has no column ${property}`);
+    return `"${column.databaseName}" = $${index + 1}`;
+  });
+  const text = `${selectOf(metadata)} WHERE ${conditions.join(' AND ')} LIMIT 1`;
+  const [row] = await preparedQuery<T>(
+    poolOf(repository.manager.connection),
+    text,
+    entries.map(([, value]) => value),
+  );
+  return row === undefined ? null : Object.assign(repository.create(), row);
+}

@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { preparedFindOneBy } from '../../../src/database/prepared-find';
+import { RunEntity } from '../../../src/modules/agent-runtime/runs/run.entity';
+import { AgentEntity } from '../../../src/modules/agents/agent.entity';
+import { ThreadEntity } from '../../../src/modules/threads/thread.entity';
+import { newThread } from '../../support/runs/run-helpers';
+import { TestContext, type TestUser } from '../../support/test-app';
+
+describe('preparedFindOneBy', () => {
+  let ctx: TestContext;
+  let user: TestUser;
+
+  beforeAll(async () => {
+    ctx = await TestContext.start();
+    user = await ctx.newUser();
+  });
+  afterAll(() => ctx.close());
+
+  it('loads a run, a thread and an agent as TypeORM does, every column set', async () => {
+    const threadId = await newThread(ctx, user);
+    const runId = randomUUID();
+    const child = randomUUID();
+    await ctx.dataSource.query(
+      `INSERT INTO runs (id, thread_id, user_id, agent_slug, agent_id, status, input, model, awaited_run_ids,
+         awaiting_until, request_id, payload_digest, origin_request_id, resume_request_id, config_snapshot,
+         lease_token, lease_expires_at, attempts, last_event_seq, error, token_usage, started_at, finished_at)
+       SELECT $1, t.id, t.user_id, t.agent_slug, t.agent_id, 'failed', 'hello', 'm-1', ARRAY[$3::uuid],
+         now(), 'req-1', repeat('a', 64), 'origin-1', 'resume-1', '{"model":"m-1","skills":["a"]}',
+         $4, now(), 2, 7, '{"code":"x.y","message":"no"}', '{"input_tokens":3}', now(), now()
+         FROM threads t WHERE t.id = $2`,
+      [runId, threadId, child, randomUUID()],
+    );
+    const runs = ctx.dataSource.getRepository(RunEntity);
+    const run = await preparedFindOneBy(runs, { id: runId });
+    expect(run).toBeInstanceOf(RunEntity);
+    expect(run).toEqual(await runs.findOneBy({ id: runId }));
+    expect(run?.awaitedRunIds).toEqual([child]);
+    expect(run?.createdAt).toBeInstanceOf(Date);
+    expect(await preparedFindOneBy(runs, { id: runId, userId: user.id })).toEqual(run);
+    expect(await preparedFindOneBy(runs, { id: runId, userId: randomUUID() })).toBeNull();
+
+    const threads = ctx.dataSource.getRepository(ThreadEntity);
+    const thread = await preparedFindOneBy(threads, { id: threadId, userId: user.id });
+    expect(thread).toBeInstanceOf(ThreadEntity);
+    expect(thread).toEqual(await threads.findOneBy({ id: threadId }));
+
+    const agents = ctx.dataSource.getRepository(AgentEntity);
+    const agent = await preparedFindOneBy(agents, { id: thread!.agentId! });
+    expect(agent).toEqual(await agents.findOneBy({ id: thread!.agentId! }));
+  });
+});
