@@ -1,6 +1,6 @@
 import type { ObjectLiteral, Repository } from 'typeorm';
 import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
-import { poolOf, preparedQuery } from './prepared-query.js';
+import { preparedQueryIn } from './prepared-query.js';
 
 /** `SELECT <every column AS its property> FROM <table>` of an entity, built once. */
 const selects = new WeakMap<EntityMetadata, string>();
@@ -39,8 +39,9 @@ export async function preparedFindOneBy<T extends ObjectLiteral>(
     return `"${column.databaseName}" = $${index + 1}`;
   });
   const text = `${selectOf(metadata)} WHERE ${conditions.join(' AND ')} LIMIT 1`;
-  const [row] = await preparedQuery<T>(
-    poolOf(repository.manager.connection),
+  // A repository of a transaction's manager reads in that transaction.
+  const [row] = await preparedQueryIn<T>(
+    repository.manager,
     text,
     entries.map(([, value]) => value),
   );

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
+import type { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner.js';
 
 const names = new Map<string, string>();
 
@@ -35,4 +36,21 @@ export async function preparedQuery<T extends pg.QueryResultRow>(
 /** The pg pool under a TypeORM data source (its driver's primary pool). */
 export function poolOf(dataSource: DataSource): pg.Pool {
   return (dataSource.driver as PostgresDriver).master as pg.Pool;
+}
+
+/**
+ * `preparedQuery` on the connection of `manager`'s transaction (what it reads and writes stays in the
+ * transaction); a manager outside a transaction runs it on the data source's pool.
+ */
+export async function preparedQueryIn<T extends pg.QueryResultRow>(
+  manager: EntityManager,
+  text: string,
+  values: unknown[],
+): Promise<T[]> {
+  const runner = manager.queryRunner as PostgresQueryRunner | undefined;
+  if (runner === undefined || !runner.isTransactionActive)
+    return preparedQuery<T>(poolOf(manager.connection), text, values);
+  const client = (await runner.connect()) as pg.PoolClient;
+  const result = await client.query<T>({ name: statementName(text), text, values });
+  return result.rows;
 }

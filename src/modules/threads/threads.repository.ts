@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { preparedFindOneBy } from '../../database/prepared-find.js';
+import { preparedQueryIn } from '../../database/prepared-query.js';
 import { Repository, type EntityManager } from 'typeorm';
 import type { KeysetPosition } from '../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../common/pagination/keyset.js';
@@ -47,7 +48,8 @@ export class ThreadsRepository {
 
   /** The thread's row locked FOR UPDATE in the caller's transaction (null if gone): its agent as of now. */
   async lockIn(manager: EntityManager, id: string): Promise<Pick<ThreadEntity, 'agentId'> | null> {
-    const [locked] = await manager.query<{ agent_id: string | null }[]>(
+    const [locked] = await preparedQueryIn<{ agent_id: string | null }>(
+      manager,
       `SELECT agent_id FROM threads WHERE id = $1 FOR UPDATE`,
       [id],
     );

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type EntityManager } from 'typeorm';
-import { poolOf, preparedQuery } from '../../database/prepared-query.js';
+import { poolOf, preparedQuery, preparedQueryIn } from '../../database/prepared-query.js';
 import type { UserRole } from '../../common/auth/user-role.js';
 import type { KeysetPosition } from '../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../common/pagination/keyset.js';
@@ -57,7 +57,7 @@ export class UsersRepository {
     const rows =
       manager === undefined
         ? await preparedQuery<Fields>(poolOf(this.rows.manager.connection), text, [id])
-        : await manager.query<Fields[]>(`${text} FOR SHARE`, [id]);
+        : await preparedQueryIn<Fields>(manager, `${text} FOR SHARE`, [id]);
     return rows[0] ?? null;
   }
 

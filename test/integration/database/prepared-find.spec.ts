@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { preparedFindOneBy } from '../../../src/database/prepared-find';
+import { preparedQueryIn } from '../../../src/database/prepared-query';
 import { RunEntity } from '../../../src/modules/agent-runtime/runs/run.entity';
 import { AgentEntity } from '../../../src/modules/agents/agent.entity';
 import { ThreadEntity } from '../../../src/modules/threads/thread.entity';
@@ -47,5 +48,22 @@ describe('preparedFindOneBy', () => {
     const agents = ctx.dataSource.getRepository(AgentEntity);
     const agent = await preparedFindOneBy(agents, { id: thread!.agentId! });
     expect(agent).toEqual(await agents.findOneBy({ id: thread!.agentId! }));
+  });
+
+  it("runs in the caller's transaction: on its connection, rolled back with it", async () => {
+    const backend = 'SELECT pg_backend_pid() AS pid';
+    const insert = `INSERT INTO workspace_usage (user_id, used_bytes, measured_at) VALUES ($1, 5, now())`;
+    await expect(
+      ctx.dataSource.transaction(async (manager) => {
+        const [{ pid }] = await manager.query<{ pid: number }[]>(backend);
+        expect(await preparedQueryIn(manager, backend, [])).toEqual([{ pid }]);
+        await preparedQueryIn(manager, insert, [user.id]);
+        const seen = await manager.query(`SELECT 1 FROM workspace_usage WHERE user_id = $1`, [user.id]);
+        expect(seen).toHaveLength(1);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    const after = await ctx.dataSource.query(`SELECT 1 FROM workspace_usage WHERE user_id = $1`, [user.id]);
+    expect(after).toEqual([]);
   });
 });

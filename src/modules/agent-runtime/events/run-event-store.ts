@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { poolOf, preparedQuery } from '../../../database/prepared-query.js';
+import { preparedQueryIn } from '../../../database/prepared-query.js';
 import { messageColumns, type NewMessage } from '../messages/messages.repository.js';
 import type { NewRunEvent, RunEvent } from './run-event.js';
 
@@ -41,10 +41,9 @@ export type RunRowChange = (param: (value: unknown) => string) => { set: string;
 export class RunEventStore {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Outside a transaction the statement runs prepared: a run appends with the same few texts all along. */
+  /** Prepared: a run appends with the same few texts all along (in the caller's transaction if any). */
   private query(manager: EntityManager, text: string, params: unknown[]): Promise<EventRow[]> {
-    if (manager !== this.dataSource.manager) return manager.query<EventRow[]>(text, params);
-    return preparedQuery<EventRow>(poolOf(this.dataSource), text, params);
+    return preparedQueryIn<EventRow>(manager, text, params);
   }
 
   /**

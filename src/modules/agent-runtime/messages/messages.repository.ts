@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, MoreThan, Repository, type EntityManager } from 'typeorm';
+import { preparedQueryIn } from '../../../database/prepared-query.js';
 import { LeaseLostError } from '../runs/runs.errors.js';
 import { MessageEntity, type MessageRole, type MessageToolCall } from './message.entity.js';
 
@@ -35,7 +36,8 @@ export class MessagesRepository {
   ) {}
 
   async insertIn(manager: EntityManager, message: NewMessage): Promise<void> {
-    await manager.query(
+    await preparedQueryIn(
+      manager,
       `INSERT INTO messages (id, thread_id, run_id, role, content, tool_calls, tool_call_id, name)
        VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)`,
       messageColumns(message),

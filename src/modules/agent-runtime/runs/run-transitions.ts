@@ -64,7 +64,9 @@ export class RunTransitions {
     // the thread's queue, so it is the time the run took the thread (now), not when the transaction began.
     await runs.insert({ ...run, createdAt: () => 'clock_timestamp()' } as QueryDeepPartialEntity<RunEntity>);
     const events = await this.events.appendIn(manager, run.id, [statusEvent('queued')]);
-    return { run: await runs.findOneByOrFail({ id: run.id }), events };
+    const created = await preparedFindOneBy(runs, { id: run.id });
+    if (created === null) throw new Error(`run ${run.id} not found right after its insert`);
+    return { run: created, events };
   }
 
   /**

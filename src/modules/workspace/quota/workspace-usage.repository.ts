@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { preparedQueryIn } from '../../../database/prepared-query.js';
 
 export interface StoredUsage {
   usedBytes: number;
@@ -12,11 +13,14 @@ export interface StoredUsage {
 export class WorkspaceUsageRepository {
   /** Serializes quota-checked writes of one user across every API and worker process until commit. */
   async lockUser(manager: EntityManager, userId: string): Promise<void> {
-    await manager.query(`SELECT pg_advisory_xact_lock(hashtext('workspace_quota:' || $1))`, [userId]);
+    await preparedQueryIn(manager, `SELECT pg_advisory_xact_lock(hashtext('workspace_quota:' || $1))`, [
+      userId,
+    ]);
   }
 
   async read(manager: EntityManager, userId: string, freshForMs: number): Promise<StoredUsage | null> {
-    const rows: { used_bytes: string; fresh: boolean }[] = await manager.query(
+    const rows = await preparedQueryIn<{ used_bytes: string; fresh: boolean }>(
+      manager,
       `SELECT used_bytes, measured_at > now() - make_interval(secs => $2::double precision / 1000) AS fresh
          FROM workspace_usage WHERE user_id = $1`,
       [userId, freshForMs],
@@ -26,7 +30,8 @@ export class WorkspaceUsageRepository {
   }
 
   async saveMeasurement(manager: EntityManager, userId: string, usedBytes: number): Promise<void> {
-    await manager.query(
+    await preparedQueryIn(
+      manager,
       `INSERT INTO workspace_usage (user_id, used_bytes, measured_at) VALUES ($1, $2, now())
        ON CONFLICT (user_id) DO UPDATE SET used_bytes = EXCLUDED.used_bytes, measured_at = now()`,
       [userId, usedBytes],
@@ -35,7 +40,8 @@ export class WorkspaceUsageRepository {
 
   /** Adds a write's growth (negative when it shrank a file); a user never measured has no row to keep. */
   async addGrowth(manager: EntityManager, userId: string, bytes: number): Promise<void> {
-    await manager.query(
+    await preparedQueryIn(
+      manager,
       `UPDATE workspace_usage SET used_bytes = GREATEST(0, used_bytes + $2) WHERE user_id = $1`,
       [userId, bytes],
     );
