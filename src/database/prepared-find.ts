@@ -8,13 +8,16 @@ const selects = new WeakMap<EntityMetadata, string>();
 function selectOf(metadata: EntityMetadata): string {
   let select = selects.get(metadata);
   if (select !== undefined) return select;
-  for (const column of metadata.columns) {
-    // What TypeORM would change on the way from the row to the entity: not loaded this way.
-    if (column.transformer !== undefined || column.embeddedMetadata !== undefined || column.relationMetadata)
-      throw new Error(`${metadata.name}.${column.propertyName} needs TypeORM's hydration`);
-    if (['simple-json', 'simple-array', 'simple-enum'].includes(String(column.type)))
-      throw new Error(`${metadata.name}.${column.propertyName} needs TypeORM's hydration`);
-  }
+  // What TypeORM would change on the way from the row to the entity is not loaded this way.
+  const hydrated = metadata.columns.find(
+    (column) =>
+      column.transformer !== undefined ||
+      column.embeddedMetadata !== undefined ||
+      column.relationMetadata !== undefined ||
+      ['simple-json', 'simple-array', 'simple-enum'].includes(String(column.type)),
+  );
+  if (hydrated !== undefined)
+    throw new Error(`${metadata.name}.${hydrated.propertyName} needs TypeORM's hydration`);
   const columns = metadata.columns.map((column) => `"${column.databaseName}" AS "${column.propertyName}"`);
   select = `SELECT ${columns.join(', ')} FROM "${metadata.tableName}"`;
   selects.set(metadata, select);

@@ -3,6 +3,7 @@ import { preparedFindOneBy } from '../../../src/database/prepared-find';
 import { preparedQueryIn } from '../../../src/database/prepared-query';
 import { RunEntity } from '../../../src/modules/agent-runtime/runs/run.entity';
 import { AgentEntity } from '../../../src/modules/agents/agent.entity';
+import { KnowledgeFileEntity } from '../../../src/modules/knowledge/storage/knowledge-file.entity';
 import { ThreadEntity } from '../../../src/modules/threads/thread.entity';
 import { newThread } from '../../support/runs/run-helpers';
 import { TestContext, type TestUser } from '../../support/test-app';
@@ -48,6 +49,13 @@ describe('preparedFindOneBy', () => {
     const agents = ctx.dataSource.getRepository(AgentEntity);
     const agent = await preparedFindOneBy(agents, { id: thread!.agentId! });
     expect(agent).toEqual(await agents.findOneBy({ id: thread!.agentId! }));
+  });
+
+  it('refuses an entity whose columns TypeORM transforms on the way (a bigint read as a number)', async () => {
+    const files = ctx.dataSource.getRepository(KnowledgeFileEntity);
+    await expect(preparedFindOneBy(files, { id: randomUUID() })).rejects.toThrow(
+      "KnowledgeFileEntity.sizeBytes needs TypeORM's hydration",
+    );
   });
 
   it("runs in the caller's transaction: on its connection, rolled back with it", async () => {
