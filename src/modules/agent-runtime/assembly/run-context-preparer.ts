@@ -30,21 +30,24 @@ export class RunContextPreparer {
 
   async prepare(run: RunSubject & Pick<RunEntity, 'model'>): Promise<PreparedRun> {
     const { actor, agent } = await this.authorization.actorAndAgent(run);
-    const resolved = await Promise.all(
-      RESOURCE_FIELDS.map(
-        async (field) => [field, await this.resolve(field, agent.config[field], actor)] as const,
+    // What the user may use, per field: read once (the subagents' options also give their profiles).
+    const usable = new Map(
+      await Promise.all(
+        RESOURCE_FIELDS.map(
+          async (field) => [field, await this.catalog.usableOptions(field, actor)] as const,
+        ),
       ),
     );
-    const fields = Object.fromEntries(resolved) as Record<ResourceField, string[]>;
+    const fields = Object.fromEntries(
+      RESOURCE_FIELDS.map((field) => [field, selected(agent.config[field], usable.get(field)!)]),
+    ) as Record<ResourceField, string[]>;
     // Only skills the run may use can be preloaded.
     const skills = new Set(fields.skills);
     fields.preload_skills = fields.preload_skills.filter((slug) => skills.has(slug));
     // Subagents never delegate further, whatever their saved selection says.
     if (agent.isSubagent) fields.subagents = [];
-    const [runSkills, subagentProfiles] = await Promise.all([
-      this.skills.resolve(actor, fields.skills, fields.preload_skills),
-      this.profiles(fields.subagents, actor),
-    ]);
+    const runSkills = await this.skills.resolve(actor, fields.skills, fields.preload_skills);
+    const subagentProfiles = profilesOf(fields.subagents, usable.get('subagents')!);
     fields.preload_skills = runSkills.preloaded.map((skill) => skill.slug);
     const section = skillsPromptSection(runSkills);
     const prompt = [agent.config.system_prompt, section].filter((part) => part !== '').join('\n\n');
@@ -61,29 +64,22 @@ export class RunContextPreparer {
       },
     };
   }
+}
 
-  /** Name and description of each callable subagent, in selection order (for the system prompt). */
-  private async profiles(slugs: string[], actor: RunActor): Promise<SubagentProfile[]> {
-    if (slugs.length === 0) return [];
-    const options = new Map(
-      (await this.catalog.usableOptions('subagents', actor)).map((option) => [option.value, option]),
-    );
-    return slugs.flatMap((slug) => {
-      const option = options.get(slug);
-      return option === undefined
-        ? []
-        : [{ slug, name: option.label, description: option.description ?? '' }];
-    });
-  }
+type UsableOption = Awaited<ReturnType<AgentResourceCatalog['usableOptions']>>[number];
 
-  private async resolve(
-    field: ResourceField,
-    selection: ResourceSelection,
-    actor: RunActor,
-  ): Promise<string[]> {
-    const usable = await this.catalog.usableOptions(field, actor);
-    if (selection === ALL) return usable.map((option) => option.value);
-    const ids = new Set(usable.map((option) => option.value));
-    return selection.filter((id) => ids.has(id));
-  }
+/** `"all"` means every usable resource; an explicit list keeps only the usable ids, in order. */
+function selected(selection: ResourceSelection, usable: readonly UsableOption[]): string[] {
+  if (selection === ALL) return usable.map((option) => option.value);
+  const ids = new Set(usable.map((option) => option.value));
+  return selection.filter((id) => ids.has(id));
+}
+
+/** Name and description of each callable subagent, in selection order (for the system prompt). */
+function profilesOf(slugs: string[], usable: readonly UsableOption[]): SubagentProfile[] {
+  const options = new Map(usable.map((option) => [option.value, option]));
+  return slugs.flatMap((slug) => {
+    const option = options.get(slug);
+    return option === undefined ? [] : [{ slug, name: option.label, description: option.description ?? '' }];
+  });
 }
