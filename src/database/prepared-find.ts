@@ -50,3 +50,13 @@ export async function preparedFindOneBy<T extends ObjectLiteral>(
   );
   return row === undefined ? null : Object.assign(repository.create(), row);
 }
+
+/** `preparedFindOneBy` for a row that must be there (just written by the caller). */
+export async function preparedFindOneByOrFail<T extends ObjectLiteral>(
+  repository: Repository<T>,
+  where: Partial<Record<keyof T & string, string | number>>,
+): Promise<T> {
+  const found = await preparedFindOneBy(repository, where);
+  if (found === null) throw new Error(`${repository.metadata.name} ${JSON.stringify(where)} not found`);
+  return found;
+}

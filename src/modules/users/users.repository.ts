@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type EntityManager } from 'typeorm';
-import { poolOf, preparedQuery, preparedQueryIn } from '../../database/prepared-query.js';
+import { preparedQueryIn } from '../../database/prepared-query.js';
 import type { UserRole } from '../../common/auth/user-role.js';
 import type { KeysetPosition } from '../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../common/pagination/keyset.js';
@@ -35,8 +35,8 @@ export class UsersRepository {
 
   /** What authenticating a request needs of an account (no credential), in one prepared statement. */
   async sessionFields(id: string): Promise<SessionAccount | null> {
-    const rows = await preparedQuery<SessionAccount>(
-      poolOf(this.rows.manager.connection),
+    const rows = await preparedQueryIn<SessionAccount>(
+      this.rows.manager,
       `SELECT id, username, role, department_id AS "departmentId", disabled, token_version AS "tokenVersion"
          FROM users WHERE id = $1`,
       [id],
@@ -54,10 +54,11 @@ export class UsersRepository {
   ): Promise<Pick<UserEntity, 'id' | 'role' | 'departmentId' | 'disabled'> | null> {
     type Fields = Pick<UserEntity, 'id' | 'role' | 'departmentId' | 'disabled'>;
     const text = `SELECT id, role, department_id AS "departmentId", disabled FROM users WHERE id = $1`;
-    const rows =
-      manager === undefined
-        ? await preparedQuery<Fields>(poolOf(this.rows.manager.connection), text, [id])
-        : await preparedQueryIn<Fields>(manager, `${text} FOR SHARE`, [id]);
+    const rows = await preparedQueryIn<Fields>(
+      manager ?? this.rows.manager,
+      manager === undefined ? text : `${text} FOR SHARE`,
+      [id],
+    );
     return rows[0] ?? null;
   }
 

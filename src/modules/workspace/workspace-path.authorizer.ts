@@ -43,6 +43,6 @@ export class WorkspacePathAuthorizer implements OnModuleInit {
     context: ToolExecutionContext,
   ): Promise<void> {
     if (typeof value !== 'string') throw WorkspaceErrors.pathNotAllowed(String(value), 'invalid_syntax');
-    await this.resolver.resolveInCall(context, context.user, value, { access, workdir: context.workdir });
+    await this.resolver.resolveForCall(context, context.user, value, { access, workdir: context.workdir });
   }
 }

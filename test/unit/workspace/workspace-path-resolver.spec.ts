@@ -167,30 +167,42 @@ describe('WorkspacePathResolver', () => {
     ).rejects.toThrow('malformed user id');
   });
 
-  it('resolves a path once per tool call, and again for another call, access or workdir', async () => {
+  it("hands the resource check's resolution to the same call's handler, once", async () => {
     const resolve = jest.spyOn(resolver, 'resolve');
     try {
       const call = {};
-      const first = resolver.resolveInCall(call, USER, 'a.txt', { access: W, workdir: WORKDIR });
-      const again = resolver.resolveInCall(call, USER, 'a.txt', { access: W, workdir: WORKDIR });
-      expect(await again).toBe(await first);
+      const options = { access: W, workdir: WORKDIR };
+      const checked = await resolver.resolveForCall(call, USER, 'a.txt', options);
+      expect(await resolver.resolvedForCall(call, USER, 'a.txt', options)).toBe(checked);
       expect(resolve).toHaveBeenCalledTimes(1);
-      await resolver.resolveInCall(call, USER, 'a.txt', { access: R, workdir: WORKDIR });
-      await resolver.resolveInCall(call, USER, 'a.txt', { access: W, workdir: '/home/gem/user-data/' });
-      const other = await resolver.resolveInCall({}, USER, 'a.txt', { access: W, workdir: WORKDIR });
-      expect(other).not.toBe(await first);
+      // Taken once; another access, workdir or call resolves on its own.
+      await resolver.resolveForCall(call, USER, 'a.txt', options);
+      await resolver.resolvedForCall(call, USER, 'a.txt', { access: R, workdir: WORKDIR });
+      await resolver.resolvedForCall({}, USER, 'a.txt', options);
       expect(resolve).toHaveBeenCalledTimes(4);
-      // A refusal is the call's answer for that path too.
-      const escape = '/home/gem/user-data/workdir/demo/etc-link/x';
-      await expect(resolver.resolveInCall(call, USER, escape, { access: W })).rejects.toMatchObject({
-        details: { reason: 'symlink_escape' },
-      });
-      await expect(resolver.resolveInCall(call, USER, escape, { access: W })).rejects.toMatchObject({
-        details: { reason: 'symlink_escape' },
-      });
+      // Never another user's resolution, whatever context object is passed.
+      await resolver.resolveForCall(call, USER, '/home/gem/user-data/secret.txt', { access: R });
+      const theirs = await resolver.resolvedForCall(
+        call,
+        { ...USER, id: 'user-b' },
+        '/home/gem/user-data/secret.txt',
+        { access: R },
+      );
+      expect(theirs.realPath).toBe(join(dataDir, 'users', 'user-b', 'user-data', 'secret.txt'));
     } finally {
       resolve.mockRestore();
     }
+  });
+
+  it('resolves anew for a handler called without a check, even with a context used before', async () => {
+    const call = {};
+    const path = '/home/gem/user-data/planted/x.txt';
+    const before = await resolver.resolvedForCall(call, USER, path, { access: W });
+    expect(before.realPath).toBe(join(dataDir, HOME, 'planted', 'x.txt'));
+    await symlink('/etc', join(dataDir, HOME, 'planted'));
+    await expect(resolver.resolvedForCall(call, USER, path, { access: W })).rejects.toMatchObject({
+      details: { reason: 'symlink_escape' },
+    });
   });
 
   it('maps real paths back to virtual ones, and nothing outside the roots', () => {

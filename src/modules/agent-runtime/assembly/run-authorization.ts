@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { poolOf, preparedQuery } from '../../../database/prepared-query.js';
+import { preparedQueryIn } from '../../../database/prepared-query.js';
 import { AgentsErrorCode, AgentsService, type UsableAgent } from '../../agents/index.js';
 import { AuthErrorCode } from '../../../common/auth/auth.errors.js';
 import { ThreadsErrorCode } from '../../threads/index.js';
@@ -77,7 +77,7 @@ export class RunAuthorization {
    */
   async verify(runId: string, leaseToken: string, run: RunSubject): Promise<void> {
     const [lease, subject] = await Promise.allSettled([
-      preparedQuery(poolOf(this.dataSource), `SELECT 1 FROM runs WHERE id = $1 AND lease_token = $2`, [
+      preparedQueryIn(this.dataSource.manager, `SELECT 1 FROM runs WHERE id = $1 AND lease_token = $2`, [
         runId,
         leaseToken,
       ]),

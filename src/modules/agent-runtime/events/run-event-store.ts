@@ -41,11 +41,6 @@ export type RunRowChange = (param: (value: unknown) => string) => { set: string;
 export class RunEventStore {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Prepared: a run appends with the same few texts all along (in the caller's transaction if any). */
-  private query(manager: EntityManager, text: string, params: unknown[]): Promise<EventRow[]> {
-    return preparedQueryIn<EventRow>(manager, text, params);
-  }
-
   /**
    * Numbers and stores `events` in one statement. Returns them numbered, or `null` when the fence
    * refused (the lease is no longer this token's) and nothing was written. A fenced append may carry
@@ -71,7 +66,7 @@ export class RunEventStore {
          SELECT $6, $7, $8, $9, $10, $11::jsonb, $12, $13 FROM s
          ON CONFLICT (id) DO NOTHING
        )`;
-    const rows = await this.query(
+    const rows = await preparedQueryIn<EventRow>(
       manager,
       `WITH s AS (
          UPDATE runs SET last_event_seq = last_event_seq + $2
@@ -112,7 +107,7 @@ export class RunEventStore {
       events.map((event) => JSON.stringify(event.payload)),
     ];
     const { set, where } = change((value) => `$${params.push(value)}`);
-    const rows = await this.query(
+    const rows = await preparedQueryIn<EventRow>(
       this.dataSource.manager,
       `WITH s AS (
          UPDATE runs r SET last_event_seq = r.last_event_seq + $2, ${set}
@@ -131,7 +126,7 @@ export class RunEventStore {
 
   /** Events after `afterSeq`, in order, at most one page. */
   async listAfter(runId: string, afterSeq: number, limit = RUN_EVENT_REPLAY_PAGE): Promise<RunEvent[]> {
-    const rows = await this.query(
+    const rows = await preparedQueryIn<EventRow>(
       this.dataSource.manager,
       `SELECT run_id, seq, type, payload, created_at FROM run_events
         WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,

@@ -6,7 +6,7 @@ import { RunEvents, statusEvent } from '../events/run-events.js';
 import type { NewRunEvent, RunEvent } from '../events/run-event.js';
 import { RunDispatcher } from '../queue/run-dispatcher.js';
 import { retryOnConflict } from '../../../database/transient-conflict.js';
-import { preparedFindOneBy } from '../../../database/prepared-find.js';
+import { preparedFindOneByOrFail } from '../../../database/prepared-find.js';
 import type { RunConfigSnapshot } from '../assembly/run-config-snapshot.js';
 import { RunCancelSignals } from '../worker/run-cancel-signals.js';
 import type { RunStatus } from './run-status.js';
@@ -64,9 +64,7 @@ export class RunTransitions {
     // the thread's queue, so it is the time the run took the thread (now), not when the transaction began.
     await runs.insert({ ...run, createdAt: () => 'clock_timestamp()' } as QueryDeepPartialEntity<RunEntity>);
     const events = await this.events.appendIn(manager, run.id, [statusEvent('queued')]);
-    const created = await preparedFindOneBy(runs, { id: run.id });
-    if (created === null) throw new Error(`run ${run.id} not found right after its insert`);
-    return { run: created, events };
+    return { run: await preparedFindOneByOrFail(runs, { id: run.id }), events };
   }
 
   /**
@@ -82,11 +80,9 @@ export class RunTransitions {
     }));
     if (claimed !== null) {
       const [run] = await Promise.all([
-        preparedFindOneBy(this.dataSource.getRepository(RunEntity), { id: runId }),
+        preparedFindOneByOrFail(this.dataSource.getRepository(RunEntity), { id: runId }),
         this.events.publish(runId, claimed),
       ]);
-      // The claim has just changed the row: it is there (runs are deleted only with their thread).
-      if (run === null) throw new Error(`claimed run ${runId} not found`);
       return { kind: 'claimed', run };
     }
     const current = await this.statusOf(runId);

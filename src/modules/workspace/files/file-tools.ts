@@ -140,6 +140,6 @@ export class FileTools {
   ): Promise<ResolvedWorkspacePath> {
     const { context } = invocation;
     const { user, workdir } = context;
-    return this.resolver.resolveInCall(context, user, path ?? workdir, { access, workdir });
+    return this.resolver.resolvedForCall(context, user, path ?? workdir, { access, workdir });
   }
 }

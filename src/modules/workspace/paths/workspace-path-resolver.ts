@@ -28,6 +28,9 @@ export interface ResolveOptions {
 
 const SAFE_USER_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
+const callKey = (user: WorkspaceUser, input: string, options: ResolveOptions) =>
+  `${user.id}\u0000${options.access}\u0000${options.workdir ?? ''}\u0000${input}`;
+
 /**
  * Maps the virtual paths agents see to real paths under DATA_DIR, and back:
  *   /home/gem/user-data/…     → <dataDir>/users/<userId>/user-data/… (read and write)
@@ -37,7 +40,7 @@ const SAFE_USER_ID = /^[A-Za-z0-9_-]{1,128}$/;
 @Injectable()
 export class WorkspacePathResolver {
   private readonly dataDir: string;
-  /** Resolutions made for one tool call (keyed by its execution context), by user, access, workdir, path. */
+  /** What the resource check of a tool call resolved (keyed by its execution context), for its handler. */
   private readonly byCall = new WeakMap<object, Map<string, Promise<ResolvedWorkspacePath>>>();
 
   constructor(
@@ -80,27 +83,38 @@ export class WorkspacePathResolver {
   }
 
   /**
-   * `resolve`, once per tool call: the execution boundary's resource check and the tool's handler ask
-   * for the same path of the same call (`call` is its execution context), and the handler gets what the
-   * check resolved (the same user, path, access and workdir) without walking the disk again.
+   * `resolve` for the execution boundary's resource check of a tool call (`call` is its execution
+   * context): the result is kept for that call's handler (`resolvedForCall`), which asks for the same
+   * path and need not walk the disk again.
    */
-  resolveInCall(
+  resolveForCall(
     call: object,
     user: WorkspaceUser,
     input: string,
     options: ResolveOptions,
   ): Promise<ResolvedWorkspacePath> {
-    let resolved = this.byCall.get(call);
-    if (resolved === undefined) {
-      resolved = new Map();
-      this.byCall.set(call, resolved);
+    let kept = this.byCall.get(call);
+    if (kept === undefined) {
+      kept = new Map();
+      this.byCall.set(call, kept);
     }
-    const key = `${user.id}\u0000${options.access}\u0000${options.workdir ?? ''}\u0000${input}`;
-    let path = resolved.get(key);
-    if (path === undefined) {
-      path = this.resolve(user, input, options);
-      resolved.set(key, path);
-    }
+    const path = this.resolve(user, input, options);
+    kept.set(callKey(user, input, options), path);
+    return path;
+  }
+
+  /** What the resource check of this call resolved for the path, taken once; else `resolve` now. */
+  resolvedForCall(
+    call: object,
+    user: WorkspaceUser,
+    input: string,
+    options: ResolveOptions,
+  ): Promise<ResolvedWorkspacePath> {
+    const kept = this.byCall.get(call);
+    const key = callKey(user, input, options);
+    const path = kept?.get(key);
+    if (path === undefined) return this.resolve(user, input, options);
+    kept!.delete(key);
     return path;
   }
 
