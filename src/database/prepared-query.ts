@@ -34,7 +34,7 @@ export async function preparedQuery<T extends pg.QueryResultRow>(
 }
 
 /** The pg pool under a TypeORM data source (its driver's primary pool). */
-function poolOf(dataSource: DataSource): pg.Pool {
+export function poolOf(dataSource: DataSource): pg.Pool {
   return (dataSource.driver as PostgresDriver).master as pg.Pool;
 }
 

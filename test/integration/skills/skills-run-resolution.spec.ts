@@ -1,6 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { McpServersRepository } from '../../../src/modules/mcp/servers/mcp-servers.repository';
 import { SkillEntity } from '../../../src/modules/skills/storage/skill.entity';
+import { SkillsRepository } from '../../../src/modules/skills/storage/skills.repository';
+import { WebSearchSettingsStore } from '../../../src/modules/web-search/config/web-search-settings.store';
 import { WorkspacePathResolver } from '../../../src/modules/workspace/index';
 import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
 import { runRow } from '../../support/runs/run-event-rows';
@@ -208,5 +211,43 @@ describe('skills: per-run resolution (system prompt, snapshot, preload)', () => 
     expect(status).toBe('completed');
     expect(systemPrompt(requests[0])).toContain('marker-one-91');
     expect(systemPrompt(requests[0])).toContain('marker-two-92');
+  });
+
+  it('reads what several parts of a run assembly ask alike once per run, and anew for the next run', async () => {
+    const user = await ctx.newUser();
+    const skill = await newSharedSkill(
+      ctx,
+      admin,
+      { 'SKILL.md': skillMd('res-once') },
+      sharedWith(user, admin),
+    );
+    // Skills: the `skills` field's options and skill resolution; MCP servers: the `mcps` field's options
+    // and the tool loader; web search settings: the availability of web_search and of web_fetch.
+    const agent = await newAgent(ctx, user, 'Read-once agent', { skills: [skill], mcps: ['knowledge'] });
+    // Private readers behind the shared reads: what actually goes to the database.
+    type Methods = Record<string, (...args: unknown[]) => unknown>;
+    const spy = (target: unknown, method: string) => jest.spyOn(target as Methods, method);
+    const reads = {
+      skills: spy(ctx.app.get(SkillsRepository), 'queryReadable'),
+      settings: spy(ctx.app.get(WebSearchSettingsStore), 'readRow'),
+      servers: spy(Reflect.get(ctx.app.get(McpServersRepository), 'rows'), 'find'),
+    };
+    const counts = () => ({
+      skills: reads.skills.mock.calls.length,
+      settings: reads.settings.mock.calls.length,
+      enabledServers: reads.servers.mock.calls.filter(([options]) =>
+        JSON.stringify(options).includes('"enabled":true'),
+      ).length,
+    });
+    try {
+      const first = await runOnce(user, agent);
+      expect(first.status).toBe('completed');
+      expect(systemPrompt(first.requests[0])).toContain(sharedSkillPath(skill));
+      expect(counts()).toEqual({ skills: 1, settings: 1, enabledServers: 1 });
+      await runOnce(user, agent);
+      expect(counts()).toEqual({ skills: 2, settings: 2, enabledServers: 2 });
+    } finally {
+      for (const spy of Object.values(reads)) spy.mockRestore();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { CommonErrorCode, DomainError, asDependencyOutage } from '../../../common/errors/index.js';
 import { AppConfig } from '../../../config/app-config.js';
+import { withReadOnceScope } from '../../../common/read-once/index.js';
 import { workdirVirtualPath } from '../../workspace/index.js';
 import { projectOf, ThreadsService } from '../../threads/index.js';
 import { RunAuthorizationRevokedError, ToolEvents, ToolExecutor } from '../../tools/index.js';
@@ -126,7 +127,8 @@ export class RunExecutor implements OnModuleInit {
     const firstMessageId = run.attempts === 1 ? this.messages.userMessageId(run.id) : null;
     firstMessageId?.catch(() => undefined); // awaited below; a failure is seen there
     const [{ actor, snapshot, assembled }, project] = await Promise.all([
-      this.prepareAndAssemble(run, leaseToken),
+      // What several parts of assembly read alike (skills, MCP servers, settings) is read once.
+      withReadOnceScope(() => this.prepareAndAssemble(run, leaseToken)),
       this.threads.projectOfThread(run.threadId),
     ]);
     const { executable, runTools, sourceUnavailable } = assembled;

@@ -4,6 +4,7 @@ import { In, Repository, type EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../../../database/unique-violation.js';
 import { McpErrors } from '../mcp.errors.js';
 import { McpServerEntity } from './mcp-server.entity.js';
+import { readOnce } from '../../../common/read-once/index.js';
 
 /** The builtin sync of concurrent starts (api and worker) is serialized on this advisory lock. */
 const BUILTIN_SYNC_LOCK_KEY = 7_300_110_011;
@@ -34,8 +35,11 @@ export class McpServersRepository {
     return this.rows.find({ order: { slug: 'ASC' } });
   }
 
+  /** Read once per read-once scope (a run's assembly: the agent's `mcps` field and the tool loader). */
   listEnabled(): Promise<McpServerEntity[]> {
-    return this.rows.find({ where: { enabled: true }, order: { slug: 'ASC' } });
+    return readOnce('mcp_servers:enabled', () =>
+      this.rows.find({ where: { enabled: true }, order: { slug: 'ASC' } }),
+    );
   }
 
   findBySlug(slug: string): Promise<McpServerEntity | null> {
@@ -47,11 +51,10 @@ export class McpServersRepository {
     return slugs.length === 0 ? Promise.resolve([]) : this.rows.findBy({ slug: In([...slugs]) });
   }
 
-  /** Enabled servers among `slugs`, in the order asked. */
+  /** Enabled servers among `slugs`, in the order asked (from `listEnabled`: servers are few). */
   async findEnabledBySlugs(slugs: readonly string[]): Promise<McpServerEntity[]> {
     if (slugs.length === 0) return [];
-    const found = await this.rows.findBy({ slug: In([...slugs]), enabled: true });
-    const bySlug = new Map(found.map((row) => [row.slug, row]));
+    const bySlug = new Map((await this.listEnabled()).map((row) => [row.slug, row]));
     return slugs.flatMap((slug) => bySlug.get(slug) ?? []);
   }
 

@@ -4,6 +4,7 @@ import { Repository, type EntityManager } from 'typeorm';
 import type { ShareActor } from '../../../common/sharing/index.js';
 import { scopeMemberSql } from '../../../common/sharing/index.js';
 import { SkillEntity } from './skill.entity.js';
+import { readOnce } from '../../../common/read-once/index.js';
 
 export type NewSkillRow = Omit<SkillEntity, 'createdAt' | 'updatedAt'>;
 export type SkillRowChanges = Partial<
@@ -48,8 +49,17 @@ export class SkillsRepository {
       .getMany();
   }
 
-  /** Builtins are readable by everyone; superadmins read all; others their own or by scope. */
+  /**
+   * Builtins are readable by everyone; superadmins read all; others their own or by scope. Read once per
+   * read-once scope (a run's assembly asks for it from the agent's fields and from skill resolution).
+   */
   listReadable(actor: ShareActor): Promise<SkillEntity[]> {
+    return readOnce(`skills:readable:${actor.id}:${actor.role}:${actor.departmentId}`, () =>
+      this.queryReadable(actor),
+    );
+  }
+
+  private queryReadable(actor: ShareActor): Promise<SkillEntity[]> {
     const query = this.rows.createQueryBuilder('s').orderBy('s.slug', 'ASC');
     if (actor.role !== 'superadmin') {
       query.andWhere(

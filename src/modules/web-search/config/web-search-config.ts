@@ -5,8 +5,8 @@ import { effectiveConfig, type EffectiveWebConfig, type WebSearchInputs } from '
 import { WebSearchSettingsStore } from './web-search-settings.store.js';
 
 /**
- * The effective web search configuration, read anew on every call (each graph build, each tool call,
- * each settings read), so a saved change reaches every process at once without a cache to go stale.
+ * The effective web search configuration, read anew on every call (each tool call, each settings read;
+ * once per run assembly), so a saved change reaches every process at once without a cache to go stale.
  */
 @Injectable()
 export class WebSearchConfig {

@@ -5,6 +5,7 @@ import { SecretBox, SecretBoxError } from '../../../common/crypto/secret-box.js'
 import { WebSearchSettingsEntity } from '../settings/web-search-settings.entity.js';
 import type { FetchChoice, SearchChoice, VendorName } from '../web-search.types.js';
 import { VENDORS } from '../web-search.types.js';
+import { readOnce } from '../../../common/read-once/index.js';
 
 export interface StoredWebSearchSettings {
   searchProvider: SearchChoice;
@@ -44,7 +45,12 @@ export class WebSearchSettingsStore {
     private readonly secrets: SecretBox,
   ) {}
 
-  async read(): Promise<StoredWebSearchSettings> {
+  /** Read once per read-once scope (a run's assembly checks both web tools' availability). */
+  read(): Promise<StoredWebSearchSettings> {
+    return readOnce('web_search_settings', () => this.readRow());
+  }
+
+  private async readRow(): Promise<StoredWebSearchSettings> {
     const row = await this.rows.findOneBy({ id: ROW_ID });
     if (row === null) return { searchProvider: 'auto', fetchProvider: 'auto', savedKeys: {} };
     const savedKeys: Partial<Record<VendorName, string>> = {};

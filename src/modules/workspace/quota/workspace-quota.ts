@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config.js';
 import { WorkspacePathResolver } from '../paths/workspace-path-resolver.js';
 import type { WorkspaceUser } from '../paths/workspace-user.js';
 import { WORKSPACE_LIMITS } from '../workspace-limits.js';
 import { WorkspaceErrors } from '../workspace.errors.js';
 import { measureUsage, replacedBytes } from './measure-usage.js';
-import { WorkspaceUsageRepository } from './workspace-usage.repository.js';
+import { WorkspaceUsageRepository, type UsageTransaction } from './workspace-usage.repository.js';
 
 type QuotaUser = Pick<WorkspaceUser, 'id'>;
 
@@ -24,7 +23,6 @@ export class WorkspaceQuota {
   private readonly quotaBytes: number;
 
   constructor(
-    private readonly dataSource: DataSource,
     private readonly usage: WorkspaceUsageRepository,
     private readonly resolver: WorkspacePathResolver,
     config: AppConfig,
@@ -42,38 +40,40 @@ export class WorkspaceQuota {
     return this.withinQuota(user, async () => newBytes - (await replacedBytes(realPath)), write);
   }
 
-  private withinQuota<T>(
+  private async withinQuota<T>(
     user: QuotaUser,
     growthOf: () => Promise<number>,
     write: () => Promise<T>,
   ): Promise<T> {
-    return this.dataSource.transaction(async (manager) => {
-      await this.usage.lockUser(manager, user.id);
+    const usage = await this.usage.begin(user.id);
+    try {
       // Measured under the lock: an overwrite's old size cannot change between check and write.
       const growth = await growthOf();
-      if (growth > 0) await this.assertRoom(manager, user, growth);
+      if (growth > 0) await this.assertRoom(usage, user, growth);
       const result = await write();
-      if (growth !== 0) await this.usage.addGrowth(manager, user.id, growth);
+      await usage.commit(growth);
       return result;
-    });
+    } finally {
+      await usage.rollback();
+    }
   }
 
-  private async assertRoom(manager: EntityManager, user: QuotaUser, growth: number): Promise<void> {
-    const stored = await this.usage.read(manager, user.id, WORKSPACE_LIMITS.quota.measurementTtlMs);
-    let used = stored?.fresh === true ? stored.usedBytes : await this.measure(manager, user);
+  private async assertRoom(usage: UsageTransaction, user: QuotaUser, growth: number): Promise<void> {
+    const stored = await usage.read(WORKSPACE_LIMITS.quota.measurementTtlMs);
+    let used = stored?.fresh === true ? stored.usedBytes : await this.measure(usage, user);
     if (used + growth <= this.quotaBytes) return;
-    if (stored?.fresh === true) used = await this.measure(manager, user);
+    if (stored?.fresh === true) used = await this.measure(usage, user);
     if (used + growth > this.quotaBytes) throw WorkspaceErrors.quotaExceeded(this.quotaBytes, used, growth);
   }
 
-  private async measure(manager: EntityManager, user: QuotaUser): Promise<number> {
+  private async measure(usage: UsageTransaction, user: QuotaUser): Promise<number> {
     const measured = await measureUsage(
       this.resolver.userDataRoot(user),
       WORKSPACE_LIMITS.quota.maxMeasuredEntries,
     );
     // A tree too large to walk is treated as full rather than guessed at.
     const used = measured.complete ? measured.bytes : Math.max(measured.bytes, this.quotaBytes);
-    await this.usage.saveMeasurement(manager, user.id, used);
+    await usage.saveMeasurement(used);
     return used;
   }
 }

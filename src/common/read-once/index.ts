@@ -1,0 +1,1 @@
+export { readOnce, withReadOnceScope } from './read-once-scope.js';
