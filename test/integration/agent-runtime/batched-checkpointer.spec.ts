@@ -12,6 +12,7 @@ import {
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import pg from 'pg';
 import { BatchedPostgresSaver } from '../../../src/modules/agent-runtime/graph/batched-postgres-saver';
+import type { CheckpointCompanion } from '../../../src/modules/agent-runtime/graph/checkpoint-companion';
 import { createTestDatabase } from '../../support/test-database';
 import { databaseUrl } from '../../support/test-env';
 
@@ -173,5 +174,113 @@ describe('BatchedPostgresSaver', () => {
     } finally {
       await counted.end();
     }
+  });
+
+  describe('a companion of the next checkpoint', () => {
+    const notes: string[][] = [];
+    /** Logs `note` in the checkpoint's statement when `held`; the checkpoint is written only then. */
+    const companion = (note: string, held: boolean): CheckpointCompanion => ({
+      render: (param) => ({
+        ctes: `companion_log AS (
+            INSERT INTO companion_log (note) SELECT ${param(note)} WHERE ${param(held)}::boolean RETURNING note
+          )`,
+        holds: 'EXISTS (SELECT 1 FROM companion_log)',
+        rows: 'SELECT note FROM companion_log',
+      }),
+      settle: (rows) => {
+        if (rows.length === 0) throw new Error(`not held: ${note}`);
+        notes.push((rows as { note: string }[]).map((row) => row.note));
+      },
+      storeAlone: async () => {
+        await pool.query(`INSERT INTO companion_log (note) VALUES ($1)`, [`${note} (alone)`]);
+      },
+    });
+    const logged = async () =>
+      (await pool.query<{ note: string }>(`SELECT note FROM companion_log ORDER BY id`)).rows.map(
+        (r) => r.note,
+      );
+    const checkpointsOf = async (threadId: string) =>
+      (
+        await pool.query<{ step: string }>(
+          `SELECT metadata->>'step' AS step FROM lg_companion.checkpoints WHERE thread_id = $1
+            ORDER BY checkpoint_id`,
+          [threadId],
+        )
+      ).rows.map((row) => Number(row.step));
+    let statements: string[];
+    let saver: BatchedPostgresSaver;
+    let counted: pg.Pool;
+
+    beforeAll(async () => {
+      await pool.query('CREATE SCHEMA lg_companion; CREATE TABLE companion_log (id serial, note text)');
+      statements = [];
+      counted = new pg.Pool({ connectionString: databaseUrl(databaseName), max: 2 });
+      counted.on('connect', (client) => client.on('error', () => undefined));
+      counted.on('error', () => undefined);
+      const query = counted.query.bind(counted) as (...args: unknown[]) => Promise<unknown>;
+      (counted as unknown as { query: typeof query }).query = (...args: unknown[]) => {
+        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+        statements.push(text.trimStart().split(/\s+/, 2).join(' '));
+        return query(...args);
+      };
+      saver = new BatchedPostgresSaver(counted, 'lg_companion');
+      await saver.setup();
+    });
+    afterAll(() => counted.end());
+    beforeEach(async () => {
+      statements.length = 0;
+      notes.length = 0;
+      await pool.query('TRUNCATE companion_log');
+    });
+
+    /** `first` attaches a companion (held or not) for the checkpoint after its step. */
+    const graphWith = (held: boolean) =>
+      new StateGraph(State)
+        .addNode('first', (_state, config) => {
+          const threadId = String(config.configurable?.thread_id);
+          expect(saver.attach(threadId, companion(`after first, ${threadId}`, held))).toBe(true);
+          return { messages: [new AIMessage({ id: 'm-1', content: 'one' })] };
+        })
+        .addNode('second', () => ({ sides: ['second'] }))
+        .addEdge(START, 'first')
+        .addEdge('first', 'second')
+        .addEdge('second', END)
+        .compile({ checkpointer: saver });
+    const input = { messages: [new HumanMessage({ id: 'm-user', content: 'hi' })] };
+
+    it('goes out in the statement of the checkpoint after its step, with no statement of its own', async () => {
+      await graphWith(true).invoke(input, { configurable: { thread_id: 'held' }, durability: 'sync' });
+      expect(await logged()).toEqual(['after first, held']);
+      expect(notes).toEqual([['after first, held']]);
+      // Input, start, first (with the companion), second: four statements in all.
+      expect(await checkpointsOf('held')).toEqual([-1, 0, 1, 2]);
+      expect(statements.filter((statement) => !statement.startsWith('select'))).toEqual([
+        'WITH blobs',
+        'WITH blobs',
+        'WITH companion_log',
+        'WITH blobs',
+      ]);
+    });
+
+    it('leaves the checkpoint unwritten when its condition does not hold, and fails the run with its error', async () => {
+      const config = { configurable: { thread_id: 'refused' }, durability: 'sync' as const };
+      await expect(graphWith(false).invoke(input, config)).rejects.toThrow('not held: after first, refused');
+      expect(await logged()).toEqual([]);
+      // The checkpoint of `first`'s step (and its task writes, its blobs) was not written: the thread
+      // stays at the step before, as if the step had not run.
+      expect(await checkpointsOf('refused')).toEqual([-1, 0]);
+      const state = await graphWith(true).getState(config);
+      expect(state.next).toEqual(['first']);
+      expect(state.values).toEqual({ messages: [expect.objectContaining({ content: 'hi' })], sides: [] });
+    });
+
+    it('is stored alone when no checkpoint takes it, and one waits per thread', async () => {
+      expect(saver.attach('detached', companion('orphan', true))).toBe(true);
+      expect(saver.attach('detached', companion('second one', true))).toBe(false);
+      await saver.storeDetached('detached');
+      await saver.storeDetached('detached'); // nothing left
+      expect(await logged()).toEqual(['orphan (alone)']);
+      expect(await checkpointsOf('detached')).toEqual([]);
+    });
   });
 });

@@ -1,6 +1,9 @@
+import { emptyCheckpoint } from '@langchain/langgraph-checkpoint';
 import { randomUUID } from 'node:crypto';
+import { poolOf } from '../../../src/database/prepared-query';
 import { RunEventStore } from '../../../src/modules/agent-runtime/events/run-event-store';
 import { RunEvents } from '../../../src/modules/agent-runtime/events/run-events';
+import { BatchedPostgresSaver } from '../../../src/modules/agent-runtime/graph/batched-postgres-saver';
 import { MessagesRepository } from '../../../src/modules/agent-runtime/messages/messages.repository';
 import { RunTransitions } from '../../../src/modules/agent-runtime/runs/run-transitions';
 import { RunAuthorization } from '../../../src/modules/agent-runtime/assembly/run-authorization';
@@ -214,6 +217,26 @@ describe('execution lease fencing (service level)', () => {
         () => ctx.dataSource.transaction((manager) => authorization.holdLeaseIn(manager, runId, stale)),
       ],
     ];
+    // A step's record with the checkpoint after it (the saver as the worker's, on its own schema here).
+    await ctx.dataSource.query(`CREATE SCHEMA lg_lease`);
+    const saver = new BatchedPostgresSaver(poolOf(ctx.dataSource), 'lg_lease');
+    await saver.setup();
+    const checkpointConfig = { configurable: { thread_id: threadId, checkpoint_ns: '' } };
+    writes.push([
+      'message with its checkpoint',
+      () => {
+        const companion = ctx.app
+          .get(RunEvents)
+          .checkpointCompanion(
+            runId,
+            [{ type: 'message', payload: {} }],
+            { leaseToken: stale },
+            { id: randomUUID(), threadId, runId, role: 'assistant', content: 'stale', toolCalls: null },
+          );
+        expect(saver.attach(threadId, companion)).toBe(true);
+        return saver.put(checkpointConfig, emptyCheckpoint(), { source: 'loop', step: 0, parents: {} }, {});
+      },
+    ]);
     for (const [write, attempt] of writes) {
       const error: unknown = await attempt().then(
         () => null,
@@ -225,5 +248,13 @@ describe('execution lease fencing (service level)', () => {
       expect(error).toMatchObject({ code: 'runs.lease_lost', runId });
     }
     expect(await leaseRow(runId)).toMatchObject({ status: 'running', lease_token: current });
+    // Nothing of the stale step was kept: no message, and no checkpoint for the thread.
+    const kept = await ctx.dataSource.query<{ messages: number; checkpoints: number }[]>(
+      `SELECT (SELECT count(*)::int FROM messages WHERE run_id = $1 AND content = 'stale') AS messages,
+              (SELECT count(*)::int FROM lg_lease.checkpoints WHERE thread_id = $2) AS checkpoints`,
+      [runId, threadId],
+    );
+    expect(kept).toEqual([{ messages: 0, checkpoints: 0 }]);
+    expect(await saver.getTuple(checkpointConfig)).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { preparedQueryIn } from '../../../database/prepared-query.js';
 import { messageColumns, type NewMessage } from '../messages/messages.repository.js';
+import type { CompanionSql } from '../graph/checkpoint-companion.js';
 import type { NewRunEvent, RunEvent } from './run-event.js';
 
 /** Who may append: the lease holder (its token is checked in the same statement) or any writer. */
@@ -22,6 +23,58 @@ const toEvent = (row: EventRow): RunEvent => ({
   payload: row.payload,
   created_at: row.created_at.toISOString(),
 });
+
+/** The rows an append returned, as events in order; null when there are none (the fence refused). */
+export function storedEvents(rows: readonly unknown[]): RunEvent[] | null {
+  if (rows.length === 0) return null;
+  return (rows as EventRow[]).map(toEvent).sort((a, b) => a.seq - b.seq);
+}
+
+/**
+ * An append's CTEs: the run's sequence bumped (under the lease, when fenced), the message if any, the
+ * events numbered from it. Their names are not the checkpoint statement's (`CheckpointSql`).
+ */
+function appendSql(
+  runId: string,
+  events: readonly NewRunEvent[],
+  fence: EventFence,
+  message: NewMessage | undefined,
+  param: (value: unknown) => string,
+): CompanionSql {
+  const fenced = fence !== 'unfenced';
+  if (message !== undefined && (!fenced || message.runId !== runId))
+    throw new Error('a message is appended only with its own run, under the lease');
+  const run = param(runId);
+  const count = param(events.length);
+  const types = param(events.map((event) => event.type));
+  const payloads = param(events.map((event) => JSON.stringify(event.payload)));
+  const insertMessage = (): string => {
+    const [id, threadId, messageRunId, role, content, toolCalls, toolCallId, name] = messageColumns(
+      message!,
+    ).map(param);
+    return `, run_message AS (
+         INSERT INTO messages (id, thread_id, run_id, role, content, tool_calls, tool_call_id, name)
+         SELECT ${id}, ${threadId}, ${messageRunId}, ${role}, ${content}, ${toolCalls}::jsonb, ${toolCallId}, ${name}
+           FROM run_seq
+         ON CONFLICT (id) DO NOTHING
+       )`;
+  };
+  return {
+    ctes: `run_seq AS (
+         UPDATE runs SET last_event_seq = last_event_seq + ${count}
+          WHERE id = ${run} ${fenced ? `AND lease_token = ${param(fence.leaseToken)}` : ''}
+          RETURNING last_event_seq
+       )${message === undefined ? '' : insertMessage()},
+       run_events_added AS (
+         INSERT INTO run_events (run_id, seq, type, payload)
+         SELECT ${run}, run_seq.last_event_seq - ${count} + t.ord, t.type, t.payload
+           FROM run_seq, unnest(${types}::text[], ${payloads}::jsonb[]) WITH ORDINALITY AS t(type, payload, ord)
+         RETURNING run_id, seq, type, payload, created_at
+       )`,
+    holds: 'EXISTS (SELECT 1 FROM run_seq)',
+    rows: 'SELECT run_id, seq, type, payload, created_at FROM run_events_added',
+  };
+}
 
 /** Events per read of a replay. */
 export const RUN_EVENT_REPLAY_PAGE = 500;
@@ -55,39 +108,24 @@ export class RunEventStore {
     message?: NewMessage,
   ): Promise<RunEvent[] | null> {
     if (events.length === 0) return [];
-    const fenced = fence !== 'unfenced';
-    if (message !== undefined && (!fenced || message.runId !== runId))
-      throw new Error('a message is appended only with its own run, under the lease');
-    const insertMessage =
-      message === undefined
-        ? ''
-        : `, m AS (
-         INSERT INTO messages (id, thread_id, run_id, role, content, tool_calls, tool_call_id, name)
-         SELECT $6, $7, $8, $9, $10, $11::jsonb, $12, $13 FROM s
-         ON CONFLICT (id) DO NOTHING
-       )`;
-    const rows = await preparedQueryIn<EventRow>(
-      manager,
-      `WITH s AS (
-         UPDATE runs SET last_event_seq = last_event_seq + $2
-          WHERE id = $1 ${fenced ? 'AND lease_token = $5' : ''}
-          RETURNING last_event_seq
-       )${insertMessage}
-       INSERT INTO run_events (run_id, seq, type, payload)
-       SELECT $1, s.last_event_seq - $2 + t.ord, t.type, t.payload
-         FROM s, unnest($3::text[], $4::jsonb[]) WITH ORDINALITY AS t(type, payload, ord)
-       RETURNING run_id, seq, type, payload, created_at`,
-      [
-        runId,
-        events.length,
-        events.map((event) => event.type),
-        events.map((event) => JSON.stringify(event.payload)),
-        ...(fenced ? [fence.leaseToken] : []),
-        ...(message === undefined ? [] : messageColumns(message)),
-      ],
-    );
-    if (rows.length === 0) return null;
-    return rows.map(toEvent).sort((a, b) => a.seq - b.seq);
+    const params: unknown[] = [];
+    const { ctes, rows } = appendSql(runId, events, fence, message, (value) => `$${params.push(value)}`);
+    return storedEvents(await preparedQueryIn<EventRow>(manager, `WITH ${ctes} ${rows}`, params));
+  }
+
+  /**
+   * The fenced append of `append` as parts of a larger statement (a checkpoint's): its CTEs, the
+   * condition that the fence held, and the query of the stored events (read them with `storedEvents`).
+   */
+  fencedAppendSql(
+    runId: string,
+    events: readonly NewRunEvent[],
+    leaseToken: string,
+    message: NewMessage | undefined,
+    param: (value: unknown) => string,
+  ): CompanionSql {
+    if (events.length === 0) throw new Error('a fenced append as part of a statement has events');
+    return appendSql(runId, events, { leaseToken }, message, param);
   }
 
   /**
@@ -120,8 +158,7 @@ export class RunEventStore {
        RETURNING run_id, seq, type, payload, created_at`,
       params,
     );
-    if (rows.length === 0) return null;
-    return rows.map(toEvent).sort((a, b) => a.seq - b.seq);
+    return storedEvents(rows);
   }
 
   /** Events after `afterSeq`, in order, at most one page. */

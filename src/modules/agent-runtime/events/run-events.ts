@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { LeaseLostError } from '../runs/runs.errors.js';
 import { RunEventBus } from './run-event-bus.js';
-import { RunEventStore, type EventFence, type RunRowChange } from './run-event-store.js';
+import type { CheckpointCompanion } from '../graph/checkpoint-companion.js';
+import { RunEventStore, storedEvents, type EventFence, type RunRowChange } from './run-event-store.js';
 import type { NewMessage } from '../messages/messages.repository.js';
 import type { NewRunEvent, RunEvent } from './run-event.js';
 
@@ -31,6 +32,31 @@ export class RunEvents {
     // failed one is logged by the bus, and streams catch up from the table whatever it lost.
     void this.bus.publish(runId, stored);
     return stored;
+  }
+
+  /**
+   * `emit` (fenced, with the message they announce) as the companion of the thread's next checkpoint:
+   * stored in that checkpoint's statement and published once stored; when the lease is gone nothing of
+   * either is written and the checkpoint's `put` fails with `LeaseLostError`. A companion no
+   * checkpoint takes is emitted alone.
+   */
+  checkpointCompanion(
+    runId: string,
+    events: readonly NewRunEvent[],
+    fence: { leaseToken: string },
+    message?: NewMessage,
+  ): CheckpointCompanion {
+    return {
+      render: (param) => this.store.fencedAppendSql(runId, events, fence.leaseToken, message, param),
+      settle: (rows) => {
+        const stored = storedEvents(rows);
+        if (stored === null) throw new LeaseLostError(runId);
+        void this.bus.publish(runId, stored);
+      },
+      storeAlone: async () => {
+        await this.emit(runId, events, fence, message);
+      },
+    };
   }
 
   /**

@@ -8,6 +8,8 @@ import type {
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type pg from 'pg';
 import { preparedQuery } from '../../../database/prepared-query.js';
+import type { CheckpointCompanion, CheckpointCompanions } from './checkpoint-companion.js';
+import { CheckpointSql } from './checkpoint-sql.js';
 import { MessageCachingSerializer } from './message-caching-serializer.js';
 import {
   PendingCheckpointWrites,
@@ -38,47 +40,36 @@ const writeParams = (writes: MergedWrites) => [...columnsOf(writes.inserts), ...
  * blob INSERTs, the checkpoint, COMMIT): about 90 round trips for a run with three tool calls, where
  * this makes 9. A single statement is atomic, so no transaction is needed.
  *
+ * A checkpoint also takes the companion waiting for its thread (`CheckpointCompanions`): what the step
+ * before it recorded for the run goes out in the same statement, and the checkpoint is written only
+ * under the companion's condition.
+ *
  * Messages are serialized through `MessageCachingSerializer` (the same bytes, each message once).
  */
-export class BatchedPostgresSaver extends PostgresSaver {
-  private readonly sql: { put: string; writes: string };
+export class BatchedPostgresSaver extends PostgresSaver implements CheckpointCompanions {
+  private readonly sql: CheckpointSql;
   private readonly pendingWrites = new PendingCheckpointWrites((target, writes) =>
     this.storeWrites(target, writes),
   );
+  /** Per thread, the companion waiting for its next checkpoint. */
+  private readonly companions = new Map<string, CheckpointCompanion>();
 
   constructor(
     private readonly writePool: pg.Pool,
     schema: string,
   ) {
     super(writePool, new MessageCachingSerializer(), { schema });
-    const table = (name: string) => `"${schema}".${name}`;
-    // Writes of special channels only (errors, interrupts…) replace earlier ones, as in the library.
-    const writes = (threadParam: number, checkpointParam: number, first: number) => {
-      const insert = (from: number) => `INSERT INTO ${table('checkpoint_writes')}
-          (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
-        SELECT $${threadParam}, $${threadParam + 1}, $${checkpointParam}, w.task_id, w.idx, w.channel, w.type, w.blob
-          FROM unnest($${from}::text[], $${from + 1}::int[], $${from + 2}::text[], $${from + 3}::text[],
-                      $${from + 4}::bytea[]) AS w(task_id, idx, channel, type, blob)
-        ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
-      return `inserted_writes AS (${insert(first)} DO NOTHING),
-        upserted_writes AS (${insert(first + 5)} DO UPDATE SET
-          channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob)`;
-    };
-    this.sql = {
-      put: `WITH blobs AS (
-          INSERT INTO ${table('checkpoint_blobs')} (thread_id, checkpoint_ns, channel, version, type, blob)
-          SELECT $1, $2, b.channel, b.version, b.type, b.blob
-            FROM unnest($7::text[], $8::text[], $9::text[], $10::bytea[]) AS b(channel, version, type, blob)
-          ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING
-        ), ${writes(1, 4, 11)}
-        INSERT INTO ${table('checkpoints')}
-          (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
-        VALUES ($1, $2, $3, $4, $5, $6)
-        ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
-        DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata`,
-      // Data-modifying CTEs run whether or not the main query reads them.
-      writes: `WITH ${writes(1, 3, 4)} SELECT 1`,
-    };
+    this.sql = new CheckpointSql(schema);
+  }
+
+  attach(threadId: string, companion: CheckpointCompanion): boolean {
+    if (this.companions.has(threadId)) return false;
+    this.companions.set(threadId, companion);
+    return true;
+  }
+
+  async storeDetached(threadId: string): Promise<void> {
+    await this.takeCompanion(threadId)?.storeAlone();
   }
 
   override async put(
@@ -101,7 +92,8 @@ export class BatchedPostgresSaver extends PostgresSaver {
       // Taken after the awaits above: writes saved meanwhile still go with this checkpoint.
       if (parentId !== undefined)
         parentWrites = this.pendingWrites.take({ threadId, namespace, checkpointId: parentId });
-      await preparedQuery(this.writePool, this.sql.put, [
+      const companion = namespace === '' ? this.takeCompanion(threadId) : null;
+      const params: unknown[] = [
         threadId,
         namespace,
         checkpoint.id,
@@ -113,7 +105,12 @@ export class BatchedPostgresSaver extends PostgresSaver {
         blobs.map((blob) => blob[4]),
         blobs.map((blob) => bytes(blob[5])),
         ...writeParams(parentWrites?.writes ?? { inserts: [], upserts: [] }),
-      ]);
+      ];
+      if (companion === null) await preparedQuery(this.writePool, this.sql.put, params);
+      else {
+        const parts = companion.render((value) => `$${params.push(value)}`);
+        companion.settle(await preparedQuery(this.writePool, this.sql.putWith(parts), params));
+      }
     } catch (error) {
       parentWrites?.settle(error);
       throw error;
@@ -142,6 +139,13 @@ export class BatchedPostgresSaver extends PostgresSaver {
       blob: bytes(write[7]),
     }));
     return this.pendingWrites.add({ threadId, namespace, checkpointId }, rows, upsert);
+  }
+
+  private takeCompanion(threadId: string): CheckpointCompanion | null {
+    const companion = this.companions.get(threadId);
+    if (companion === undefined) return null;
+    this.companions.delete(threadId);
+    return companion;
   }
 
   private async storeWrites(target: WritesTarget, writes: MergedWrites): Promise<void> {

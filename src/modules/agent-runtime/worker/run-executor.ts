@@ -146,6 +146,7 @@ export class RunExecutor implements OnModuleInit {
         executor: this.executor,
         visibility: this.visibility,
         transitions: this.transitions,
+        checkpoints: this.checkpointer.saver,
         eventFlushMs: this.config.runtime.eventFlushMs,
       },
       {
@@ -179,12 +180,21 @@ export class RunExecutor implements OnModuleInit {
       signal,
       durability: 'sync' as const,
     };
-    return invokeRunGraph(graph, run, config, {
+    const ended = invokeRunGraph(graph, run, config, {
       messages: this.messages,
       waitingPoints: this.waitingPoints,
       runs: this.runs,
       userMessageId: () => firstMessageId ?? this.messages.userMessageId(run.id),
     });
+    // A step's record that no checkpoint took (the graph stopped after the step, before its
+    // checkpoint) is stored before the run's ending; when the graph failed, its failure is what counts.
+    const detached = () => this.checkpointer.saver.storeDetached(run.threadId);
+    const end = await ended.catch(async (error: unknown) => {
+      await detached().catch(() => undefined);
+      throw error;
+    });
+    await detached();
+    return end;
   }
 
   /**

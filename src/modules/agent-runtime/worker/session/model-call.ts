@@ -77,7 +77,8 @@ async function recordAssistant(
     toolCalls.push({ id, name: invalid.name ?? 'unknown', args: {} });
   }
   const content = textOf(full.content);
-  await scope.emit(
+  // Stored with the checkpoint of this step (the reply is in it): the two are written together or not.
+  await scope.emitWithCheckpoint(
     [
       ...(lastDelta === ''
         ? []

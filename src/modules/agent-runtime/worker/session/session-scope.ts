@@ -5,6 +5,7 @@ import type { OfferedTool } from '../../assembly/run-tool-sources.js';
 import type { ToolVisibility, VisibilityContext } from '../../assembly/tool-visibility.js';
 import type { RunConfigSnapshot } from '../../assembly/run-config-snapshot.js';
 import type { RunEvents } from '../../events/run-events.js';
+import type { CheckpointCompanions } from '../../graph/checkpoint-companion.js';
 import type { NewRunEvent } from '../../events/run-event.js';
 import type { MessagesRepository, NewMessage } from '../../messages/messages.repository.js';
 import type { RunTransitions } from '../../runs/run-transitions.js';
@@ -25,6 +26,8 @@ export interface RunSessionDeps {
   executor: ToolExecutor;
   visibility: ToolVisibility;
   transitions: RunTransitions;
+  /** The checkpointer's saver: a step's last record goes out with the checkpoint after the step. */
+  checkpoints: CheckpointCompanions;
   eventFlushMs: number;
 }
 
@@ -83,6 +86,18 @@ export class SessionScope {
   /** Lease-fenced; with `message`, the run's message these events announce is stored with them. */
   emit(events: NewRunEvent[], message?: NewMessage) {
     return this.deps.events.emit(this.init.runId, events, { leaseToken: this.init.leaseToken }, message);
+  }
+
+  /**
+   * `emit` for the last record of a step (the model's reply, a step's last tool result): it goes out
+   * in the statement of the checkpoint LangGraph saves once the step returns, which is written only
+   * under the lease (one round trip and one commit for both). Stored at once when another record
+   * already waits for that checkpoint.
+   */
+  async emitWithCheckpoint(events: NewRunEvent[], message: NewMessage): Promise<void> {
+    const { runId, threadId, leaseToken } = this.init;
+    const companion = this.deps.events.checkpointCompanion(runId, events, { leaseToken }, message);
+    if (!this.deps.checkpoints.attach(threadId, companion)) await companion.storeAlone();
   }
 
   safePoint(): void {

@@ -2,6 +2,8 @@ import { ToolMessage, type AIMessage } from '@langchain/core/messages';
 import { Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { ToolCallResult } from '../../../tools/index.js';
+import type { NewRunEvent } from '../../events/run-event.js';
+import type { NewMessage } from '../../messages/messages.repository.js';
 import { ASK_USER_QUESTION } from '../../questions/ask-user-question.tool.js';
 import { SUBAGENT_AWAIT } from '../../subagents/subagent-tool-schemas.js';
 import { askTurnQuestions } from './question-interrupt.js';
@@ -67,15 +69,25 @@ export async function runTools(
     const { content, isError } = result;
     const skill = skillActivatedBy(scope.init.snapshot, call, result.isError);
     if (skill !== null) activated.push(skill);
-    await scope.emit(
-      [
-        {
-          type: 'tool_result',
-          payload: { tool_call_id: call.id, name: call.name, content, is_error: isError },
-        },
-      ],
-      { id, threadId, runId, role: 'tool', content, toolCallId: call.id!, name: call.name },
-    );
+    const events: NewRunEvent[] = [
+      {
+        type: 'tool_result',
+        payload: { tool_call_id: call.id, name: call.name, content, is_error: isError },
+      },
+    ];
+    const message: NewMessage = {
+      id,
+      threadId,
+      runId,
+      role: 'tool',
+      content,
+      toolCallId: call.id!,
+      name: call.name,
+    };
+    // Each result is stored as soon as it is known (a re-executed step reuses it), the step's last one
+    // with the checkpoint that follows the step (the results are in it).
+    if (index < calls.length - 1) await scope.emit(events, message);
+    else await scope.emitWithCheckpoint(events, message);
     results.push(
       new ToolMessage({
         id,
