@@ -2,12 +2,18 @@ import type { ObjectLiteral, Repository } from 'typeorm';
 import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata.js';
 import { preparedQueryIn } from './prepared-query.js';
 
-/** `SELECT <every column AS its property> FROM <table>` of an entity, built once. */
-const selects = new WeakMap<EntityMetadata, string>();
+/** `<every column AS its property>` of an entity, built once. */
+const columnLists = new WeakMap<EntityMetadata, string>();
 
-function selectOf(metadata: EntityMetadata): string {
-  let select = selects.get(metadata);
-  if (select !== undefined) return select;
+/**
+ * Every column of `repository`'s entity aliased to its property (`"thread_id" AS "threadId", …`): a
+ * select list or a RETURNING clause whose rows `hydrate` makes entities. Refuses an entity TypeORM
+ * would transform on the way.
+ */
+export function entityColumns(repository: Repository<ObjectLiteral>): string {
+  const { metadata } = repository;
+  let list = columnLists.get(metadata);
+  if (list !== undefined) return list;
   // What TypeORM would change on the way from the row to the entity is not loaded this way.
   const hydrated = metadata.columns.find(
     (column) =>
@@ -18,10 +24,14 @@ function selectOf(metadata: EntityMetadata): string {
   );
   if (hydrated !== undefined)
     throw new Error(`${metadata.name}.${hydrated.propertyName} needs TypeORM's hydration`);
-  const columns = metadata.columns.map((column) => `"${column.databaseName}" AS "${column.propertyName}"`);
-  select = `SELECT ${columns.join(', ')} FROM "${metadata.tableName}"`;
-  selects.set(metadata, select);
-  return select;
+  list = metadata.columns.map((column) => `"${column.databaseName}" AS "${column.propertyName}"`).join(', ');
+  columnLists.set(metadata, list);
+  return list;
+}
+
+/** An entity of `repository` from a row read with `entityColumns`. */
+export function hydrate<T extends ObjectLiteral>(repository: Repository<T>, row: Partial<T>): T {
+  return Object.assign(repository.create(), row);
 }
 
 /**
@@ -41,14 +51,14 @@ export async function preparedFindOneBy<T extends ObjectLiteral>(
     if (column === undefined) throw new Error(`${metadata.name} has no column ${property}`);
     return `"${column.databaseName}" = $${index + 1}`;
   });
-  const text = `${selectOf(metadata)} WHERE ${conditions.join(' AND ')} LIMIT 1`;
+  const text = `SELECT ${entityColumns(repository)} FROM "${metadata.tableName}" WHERE ${conditions.join(' AND ')} LIMIT 1`;
   // A repository of a transaction's manager reads in that transaction.
   const [row] = await preparedQueryIn<T>(
     repository.manager,
     text,
     entries.map(([, value]) => value),
   );
-  return row === undefined ? null : Object.assign(repository.create(), row);
+  return row === undefined ? null : hydrate(repository, row);
 }
 
 /** `preparedFindOneBy` for a row that must be there (just written by the caller). */

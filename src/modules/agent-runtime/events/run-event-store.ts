@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { preparedQueryIn } from '../../../database/prepared-query.js';
-import { messageColumns, type NewMessage } from '../messages/messages.repository.js';
+import { messageInsertSql, type NewMessage } from '../messages/messages.repository.js';
 import type { CompanionSql } from '../graph/checkpoint-companion.js';
 import type { NewRunEvent, RunEvent } from './run-event.js';
 
@@ -30,6 +30,40 @@ export function storedEvents(rows: readonly unknown[]): RunEvent[] | null {
   return (rows as EventRow[]).map(toEvent).sort((a, b) => a.seq - b.seq);
 }
 
+const EVENT_COLUMNS = ['run_id', 'seq', 'type', 'payload', 'created_at'] as const;
+
+/** The event columns of `table` under `prefix` (`<prefix>seq`, …), beside other columns of a statement. */
+export const eventColumnsAs = (table: string, prefix: string): string =>
+  EVENT_COLUMNS.map((column) => `${table}.${column} AS ${prefix}${column}`).join(', ');
+
+/** The events of rows read with `eventColumnsAs(…, prefix)`, in order. */
+export function prefixedEvents(rows: readonly Record<string, unknown>[], prefix: string): RunEvent[] {
+  const events = rows.map((row) =>
+    Object.fromEntries(EVENT_COLUMNS.map((column) => [column, row[`${prefix}${column}`]])),
+  );
+  return storedEvents(events) ?? [];
+}
+
+/**
+ * The first events of a run inserted by the same statement, as a CTE named `run_first_events` that
+ * returns them (read them with `prefixedEvents` or `storedEvents`): numbered from 1, so `from` (the CTE
+ * of the new run, with an `id` column) must have created the run with `last_event_seq` = `events.length`.
+ */
+export function firstEventsSql(
+  events: readonly NewRunEvent[],
+  from: string,
+  param: (value: unknown) => string,
+): string {
+  const types = param(events.map((event) => event.type));
+  const payloads = param(events.map((event) => JSON.stringify(event.payload)));
+  return `run_first_events AS (
+       INSERT INTO run_events (run_id, seq, type, payload)
+       SELECT ${from}.id, t.ord, t.type, t.payload
+         FROM ${from}, unnest(${types}::text[], ${payloads}::jsonb[]) WITH ORDINALITY AS t(type, payload, ord)
+       RETURNING run_id, seq, type, payload, created_at
+     )`;
+}
+
 /**
  * An append's CTEs: the run's sequence bumped (under the lease, when fenced), the message if any, the
  * events numbered from it. Their names are not the checkpoint statement's (`CheckpointSql`).
@@ -48,23 +82,12 @@ function appendSql(
   const count = param(events.length);
   const types = param(events.map((event) => event.type));
   const payloads = param(events.map((event) => JSON.stringify(event.payload)));
-  const insertMessage = (): string => {
-    const [id, threadId, messageRunId, role, content, toolCalls, toolCallId, name] = messageColumns(
-      message!,
-    ).map(param);
-    return `, run_message AS (
-         INSERT INTO messages (id, thread_id, run_id, role, content, tool_calls, tool_call_id, name)
-         SELECT ${id}, ${threadId}, ${messageRunId}, ${role}, ${content}, ${toolCalls}::jsonb, ${toolCallId}, ${name}
-           FROM run_seq
-         ON CONFLICT (id) DO NOTHING
-       )`;
-  };
   return {
     ctes: `run_seq AS (
          UPDATE runs SET last_event_seq = last_event_seq + ${count}
           WHERE id = ${run} ${fenced ? `AND lease_token = ${param(fence.leaseToken)}` : ''}
           RETURNING last_event_seq
-       )${message === undefined ? '' : insertMessage()},
+       )${message === undefined ? '' : `, run_message AS (${messageInsertSql(message, param, 'run_seq')})`},
        run_events_added AS (
          INSERT INTO run_events (run_id, seq, type, payload)
          SELECT ${run}, run_seq.last_event_seq - ${count} + t.ord, t.type, t.payload
@@ -131,12 +154,14 @@ export class RunEventStore {
   /**
    * Changes the run row and appends `events` (at least one) in one statement, so a status change and
    * its events need no transaction. Null when the row did not match `where` (nothing was written).
+   * With `runColumns` (a RETURNING list of the run row `r`, as changed), the row comes back too.
    */
   async appendWithChange(
     runId: string,
     events: readonly NewRunEvent[],
     change: RunRowChange,
-  ): Promise<RunEvent[] | null> {
+    runColumns?: string,
+  ): Promise<{ events: RunEvent[]; run: Record<string, unknown> } | null> {
     if (events.length === 0) throw new Error('a run change is appended with at least one event');
     const params: unknown[] = [
       runId,
@@ -145,20 +170,26 @@ export class RunEventStore {
       events.map((event) => JSON.stringify(event.payload)),
     ];
     const { set, where } = change((value) => `$${params.push(value)}`);
-    const rows = await preparedQueryIn<EventRow>(
+    const rows = await preparedQueryIn<Record<string, unknown>>(
       this.dataSource.manager,
       `WITH s AS (
          UPDATE runs r SET last_event_seq = r.last_event_seq + $2, ${set}
           WHERE r.id = $1 AND ${where}
-          RETURNING r.last_event_seq
+          RETURNING r.last_event_seq${runColumns === undefined ? '' : `, ${runColumns}`}
+       ), e AS (
+         INSERT INTO run_events (run_id, seq, type, payload)
+         SELECT $1, s.last_event_seq - $2 + t.ord, t.type, t.payload
+           FROM s, unnest($3::text[], $4::jsonb[]) WITH ORDINALITY AS t(type, payload, ord)
+         RETURNING run_id, seq, type, payload, created_at
        )
-       INSERT INTO run_events (run_id, seq, type, payload)
-       SELECT $1, s.last_event_seq - $2 + t.ord, t.type, t.payload
-         FROM s, unnest($3::text[], $4::jsonb[]) WITH ORDINALITY AS t(type, payload, ord)
-       RETURNING run_id, seq, type, payload, created_at`,
+       SELECT ${eventColumnsAs('e', 'event_')}${runColumns === undefined ? '' : ', s.*'} FROM e, s`,
       params,
     );
-    return storedEvents(rows);
+    if (rows.length === 0) return null;
+    const run = Object.fromEntries(
+      Object.entries(rows[0]).filter(([key]) => !key.startsWith('event_') && key !== 'last_event_seq'),
+    );
+    return { events: prefixedEvents(rows, 'event_'), run };
   }
 
   /** Events after `afterSeq`, in order, at most one page. */

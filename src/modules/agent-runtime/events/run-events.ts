@@ -61,14 +61,15 @@ export class RunEvents {
 
   /**
    * Changes the run row and stores `events` in one statement (`RunEventStore.appendWithChange`); null
-   * when the row did not match. Publish the events with `publish`.
+   * when the row did not match. Publish the events with `publish`. With `runColumns`, the changed row.
    */
   changeAndAppend(
     runId: string,
     events: readonly NewRunEvent[],
     change: RunRowChange,
-  ): Promise<RunEvent[] | null> {
-    return this.store.appendWithChange(runId, events, change);
+    runColumns?: string,
+  ): Promise<{ events: RunEvent[]; run: Record<string, unknown> } | null> {
+    return this.store.appendWithChange(runId, events, change, runColumns);
   }
 
   /** Stores inside the caller's transaction; publish the result with `publish` after the commit. */

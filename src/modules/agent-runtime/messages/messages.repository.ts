@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, MoreThan, Repository, type EntityManager } from 'typeorm';
-import { preparedQueryIn } from '../../../database/prepared-query.js';
+import { DataSource, In, MoreThan, Repository } from 'typeorm';
 import { LeaseLostError } from '../runs/runs.errors.js';
 import { MessageEntity, type MessageRole, type MessageToolCall } from './message.entity.js';
 
@@ -28,21 +27,30 @@ export const messageColumns = (m: NewMessage) => [
   m.name ?? null,
 ];
 
+/**
+ * `INSERT INTO messages … SELECT … FROM <from>` for a CTE of a larger statement (the message is stored
+ * only if `from` has a row); `param` binds a value and returns its placeholder. A message already
+ * stored under its id (a re-executed step) is kept as it is.
+ */
+export function messageInsertSql(
+  message: NewMessage,
+  param: (value: unknown) => string,
+  from: string,
+): string {
+  const [id, threadId, runId, role, content, toolCalls, toolCallId, name] =
+    messageColumns(message).map(param);
+  return `INSERT INTO messages (id, thread_id, run_id, role, content, tool_calls, tool_call_id, name)
+         SELECT ${id}, ${threadId}, ${runId}, ${role}, ${content}, ${toolCalls}::jsonb, ${toolCallId}, ${name}
+           FROM ${from}
+         ON CONFLICT (id) DO NOTHING`;
+}
+
 @Injectable()
 export class MessagesRepository {
   constructor(
     @InjectRepository(MessageEntity) private readonly rows: Repository<MessageEntity>,
     private readonly dataSource: DataSource,
   ) {}
-
-  async insertIn(manager: EntityManager, message: NewMessage): Promise<void> {
-    await preparedQueryIn(
-      manager,
-      `INSERT INTO messages (id, thread_id, run_id, role, content, tool_calls, tool_call_id, name)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)`,
-      messageColumns(message),
-    );
-  }
 
   /**
    * Inserts a message of a running run, fenced by its lease; a message already stored under the same

@@ -8,7 +8,6 @@ import { isUniqueViolation } from '../../../database/unique-violation.js';
 import { ThreadsService, type ThreadRef } from '../../threads/index.js';
 import { RunEvents } from '../events/run-events.js';
 import type { RunEvent } from '../events/run-event.js';
-import { MessagesRepository } from '../messages/messages.repository.js';
 import { RunDispatcher } from '../queue/run-dispatcher.js';
 import { RunEntity } from './run.entity.js';
 import { RunsErrors } from './runs.errors.js';
@@ -38,7 +37,6 @@ export class RunCreation {
   constructor(
     private readonly dataSource: DataSource,
     private readonly runs: RunsRepository,
-    private readonly messages: MessagesRepository,
     private readonly events: RunEvents,
     private readonly dispatcher: RunDispatcher,
     private readonly threads: ThreadsService,
@@ -86,26 +84,24 @@ export class RunCreation {
       const waiting = active.find((run) => run.status === 'waiting' && run.awaitedRunIds === null);
       if (waiting !== undefined) throw RunsErrors.waitingForAnswer(waiting.id);
       if (request.queuePolicy === 'reject' && active.length > 0) throw RunsErrors.threadBusy(active[0].id);
-      const { run, events } = await this.transitions.createIn(manager, {
-        id: randomUUID(),
-        threadId: thread.id,
-        userId,
-        agentSlug: thread.agentSlug,
-        agentId,
-        input: request.input,
-        model: request.model,
-        parentRunId: request.parentRunId ?? null,
-        requestId: request.requestId,
-        payloadDigest: digest,
-        originRequestId: currentRequestId(),
-      });
-      await this.messages.insertIn(manager, {
-        id: randomUUID(),
-        threadId: thread.id,
-        runId: run.id,
-        role: 'user',
-        content: request.input,
-      });
+      const runId = randomUUID();
+      const { run, events } = await this.transitions.createIn(
+        manager,
+        {
+          id: runId,
+          threadId: thread.id,
+          userId,
+          agentSlug: thread.agentSlug,
+          agentId,
+          input: request.input,
+          model: request.model,
+          parentRunId: request.parentRunId ?? null,
+          requestId: request.requestId,
+          payloadDigest: digest,
+          originRequestId: currentRequestId(),
+        },
+        { id: randomUUID(), threadId: thread.id, runId, role: 'user', content: request.input },
+      );
       return { run, position: active.length, events };
     });
   }

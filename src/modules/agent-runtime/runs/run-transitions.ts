@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { RunEvents, statusEvent } from '../events/run-events.js';
 import type { NewRunEvent, RunEvent } from '../events/run-event.js';
 import { RunDispatcher } from '../queue/run-dispatcher.js';
 import { retryOnConflict } from '../../../database/transient-conflict.js';
-import { preparedFindOneByOrFail } from '../../../database/prepared-find.js';
+import { entityColumns, hydrate } from '../../../database/prepared-find.js';
+import { preparedQueryIn } from '../../../database/prepared-query.js';
+import { eventColumnsAs, firstEventsSql, prefixedEvents } from '../events/run-event-store.js';
+import { messageInsertSql, type NewMessage } from '../messages/messages.repository.js';
 import type { RunConfigSnapshot } from '../assembly/run-config-snapshot.js';
 import { RunCancelSignals } from '../worker/run-cancel-signals.js';
 import type { RunStatus } from './run-status.js';
@@ -54,36 +56,60 @@ export class RunTransitions {
   }
 
   /**
-   * Inserts a new run, `queued`, with its first event, inside the creation's transaction (which holds
-   * the thread's lock). Publish the events after the commit.
+   * Inserts a new run, `queued`, with its first event and the user message it answers, in one
+   * statement inside the creation's transaction (which holds the thread's lock). Publish the events
+   * after the commit.
    */
-  async createIn(manager: EntityManager, row: NewRunRow): Promise<{ run: RunEntity; events: RunEvent[] }> {
+  async createIn(
+    manager: EntityManager,
+    row: NewRunRow,
+    userMessage: NewMessage,
+  ): Promise<{ run: RunEntity; events: RunEvent[] }> {
     const runs = manager.getRepository(RunEntity);
-    const run = runs.create({ ...row, status: 'queued' });
-    // jsonb columns defeat TypeORM's deep-partial typing; the entity is complete. `created_at` orders
-    // the thread's queue, so it is the time the run took the thread (now), not when the transaction began.
-    await runs.insert({ ...run, createdAt: () => 'clock_timestamp()' } as QueryDeepPartialEntity<RunEntity>);
-    const events = await this.events.appendIn(manager, run.id, [statusEvent('queued')]);
-    return { run: await preparedFindOneByOrFail(runs, { id: run.id }), events };
+    const events = [statusEvent('queued')];
+    const params: unknown[] = [];
+    const param = (value: unknown) => `$${params.push(value)}`;
+    // `created_at` orders the thread's queue, so it is the time the run took the thread (now), not when
+    // the transaction began.
+    const rows = await preparedQueryIn<Record<string, unknown>>(
+      manager,
+      `WITH created AS (
+         INSERT INTO runs (id, thread_id, user_id, agent_slug, agent_id, status, input, model, parent_run_id,
+                           request_id, payload_digest, origin_request_id, last_event_seq, created_at)
+         VALUES (${param(row.id)}, ${param(row.threadId)}, ${param(row.userId)}, ${param(row.agentSlug)},
+                 ${param(row.agentId)}, 'queued', ${param(row.input)}, ${param(row.model)},
+                 ${param(row.parentRunId)}, ${param(row.requestId)}, ${param(row.payloadDigest)},
+                 ${param(row.originRequestId)}, ${param(events.length)}, clock_timestamp())
+         RETURNING ${entityColumns(runs)}
+       ), ${firstEventsSql(events, 'created', param)},
+       user_message AS (${messageInsertSql(userMessage, param, 'created')})
+       SELECT created.*, ${eventColumnsAs('e', 'event_')} FROM created, run_first_events e`,
+      params,
+    );
+    const run = Object.fromEntries(Object.entries(rows[0]).filter(([key]) => !key.startsWith('event_')));
+    return { run: hydrate(runs, run), events: prefixedEvents(rows, 'event_') };
   }
 
   /**
-   * Takes the run under a new lease if it is queued and holds its thread (FIFO): the status change and
-   * its event in one statement, then the run as it is now.
+   * Takes the run under a new lease if it is queued and holds its thread (FIFO): the status change, its
+   * event and the run as it is now, in one statement.
    */
   async claim(runId: string, leaseToken: string): Promise<ClaimResult> {
-    const claimed = await this.events.changeAndAppend(runId, [statusEvent('running')], (param) => ({
-      set: `status = 'running', lease_token = ${param(leaseToken)},
+    const runs = this.dataSource.getRepository(RunEntity);
+    const claimed = await this.events.changeAndAppend(
+      runId,
+      [statusEvent('running')],
+      (param) => ({
+        set: `status = 'running', lease_token = ${param(leaseToken)},
               lease_expires_at = now() + make_interval(secs => ${param(this.leaseSeconds)}),
               attempts = r.attempts + 1, started_at = coalesce(r.started_at, now())`,
-      where: R_IS_QUEUED_HEAD,
-    }));
+        where: R_IS_QUEUED_HEAD,
+      }),
+      entityColumns(runs),
+    );
     if (claimed !== null) {
-      const [run] = await Promise.all([
-        preparedFindOneByOrFail(this.dataSource.getRepository(RunEntity), { id: runId }),
-        this.events.publish(runId, claimed),
-      ]);
-      return { kind: 'claimed', run };
+      void this.events.publish(runId, claimed.events);
+      return { kind: 'claimed', run: hydrate(runs, claimed.run) };
     }
     const current = await this.statusOf(runId);
     return current === 'queued' ? { kind: 'not_head' } : { kind: 'not_claimable' };
@@ -133,7 +159,7 @@ export class RunTransitions {
               AND r.parent_run_id IS NULL`,
     }));
     if (alone !== null) {
-      await this.afterEnding(run, alone, null, true);
+      await this.afterEnding(run, alone.events, null, true);
       return true;
     }
     const result = await this.dataSource.transaction(async (manager) => {
