@@ -1,4 +1,4 @@
-import { HumanMessage, ToolMessage, type AIMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { parseConfig } from '../../src/config/parse-config.js';
@@ -34,19 +34,23 @@ export function startInProcessGraph(
     OPENAI_BASE_URL: modelBaseUrl,
     DEFAULT_MODEL: 'bench-model',
   });
-  const model = new ChatModelFactory(config).create().bindTools([
+  const model = new ChatModelFactory(config).create();
+  const tools = [
     {
-      type: 'function',
+      type: 'function' as const,
       function: { name: toolName, description: 'Write a file', parameters: argsJsonSchema(writeFileSchema) },
     },
-  ]);
+  ];
   const graph = buildAgentGraph(
     {
+      // The worker's model path (`RetryingChatOpenAI.streamTurn`), without the events it records.
       callModel: async (history) => {
-        let full: AIMessage | undefined;
-        for await (const chunk of await model.stream(history))
-          full = full === undefined ? chunk : (full as never as typeof chunk).concat(chunk);
-        return full!;
+        const turn = await model.streamTurn(history, tools, { onText: () => undefined });
+        return new AIMessage({
+          content: turn.content,
+          tool_calls: turn.toolCalls,
+          usage_metadata: turn.usage,
+        });
       },
       runTools: (request) =>
         Promise.resolve({

@@ -1,11 +1,19 @@
 import { Logger } from '@nestjs/common';
-import { ChatOpenAICompletions, type ChatOpenAIFields, type OpenAIClient } from '@langchain/openai';
-import type { MessageContent } from '@langchain/core/messages';
+import {
+  ChatOpenAICompletions,
+  convertMessagesToCompletionsMessageParams,
+  type ChatOpenAIFields,
+  type OpenAIClient,
+} from '@langchain/openai';
+import type { BaseMessage, MessageContent } from '@langchain/core/messages';
+import { readChatTurn, type ChatTurn } from './chat-turn.js';
 import { callWithModelRetries, type ModelRetryContext } from './call-with-model-retries.js';
 import { streamChatCompletions } from './chat-completions-stream.js';
 import type { ModelRetryOptions } from './model-retry-policy.js';
 
 type StreamingRequest = OpenAIClient.Chat.ChatCompletionCreateParamsStreaming;
+/** A tool as the model is shown it (OpenAI's function tool format). */
+export type FunctionTool = OpenAIClient.Chat.ChatCompletionFunctionTool;
 type NonStreamingRequest = OpenAIClient.Chat.ChatCompletionCreateParamsNonStreaming;
 type RequestOptions = OpenAIClient.RequestOptions;
 
@@ -44,6 +52,28 @@ export class RetryingChatOpenAI extends ChatOpenAICompletions {
       baseUrl: fields.configuration?.baseURL ?? 'https://api.openai.com/v1',
       apiKey: typeof fields.apiKey === 'string' ? fields.apiKey : '',
     };
+  }
+
+  /**
+   * One streamed call with `tools` bound, read into a `ChatTurn` (`onText` gets the text as it comes).
+   * The request is the one `bindTools(tools).stream(messages)` sends (built by LangChain's own request
+   * and message conversion) and goes through `completionWithRetry`; the answer is read without
+   * LangChain's chat-model runtime (callbacks, run trees and a message chunk per streamed chunk), which
+   * cost more than the rest of a call on our side.
+   */
+  async streamTurn(
+    messages: BaseMessage[],
+    tools: FunctionTool[],
+    options: { signal?: AbortSignal; onText: (text: string) => void },
+  ): Promise<ChatTurn> {
+    const callOptions = (tools.length === 0 ? {} : { tools }) as this['ParsedCallOptions'];
+    const request: StreamingRequest = {
+      ...this.invocationParams(callOptions, { streaming: true }),
+      messages: convertMessagesToCompletionsMessageParams({ messages, model: this.model }),
+      stream: true,
+    };
+    const chunks = await this.completionWithRetry(request, { signal: options.signal });
+    return readChatTurn(chunks, options.signal, options.onText);
   }
 
   /**

@@ -1,20 +1,12 @@
-import { AIMessage, AIMessageChunk, SystemMessage, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { randomUUID } from 'node:crypto';
 import { DeltaBatcher } from '../../events/delta-batcher.js';
 import type { NewRunEvent } from '../../events/run-event.js';
 import { repairDanglingToolCalls } from '../../graph/repair-history.js';
 import type { MessageToolCall } from '../../messages/message.entity.js';
+import type { ChatTurn } from '../../model/chat-turn.js';
 import { systemPromptOf } from '../../subagents/subagent-prompt.js';
 import type { SessionScope } from './session-scope.js';
-
-function textOf(content: AIMessageChunk['content']): string {
-  if (typeof content === 'string') return content;
-  return content
-    .map((part) =>
-      typeof part === 'object' && part !== null && part.type === 'text' ? String(part.text) : '',
-    )
-    .join('');
-}
 
 /**
  * One model call: the tools visible now are bound, the reply is streamed as batched `message_delta`
@@ -24,15 +16,10 @@ export async function callModel(scope: SessionScope, history: BaseMessage[]): Pr
   scope.safePoint();
   const { snapshot, model, signal } = scope.init;
   const visible = await scope.refreshVisibleTools();
-  const bound =
-    visible.length === 0
-      ? model
-      : model.bindTools!(
-          visible.map((tool) => ({
-            type: 'function' as const,
-            function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-          })),
-        );
+  const tools = visible.map((tool) => ({
+    type: 'function' as const,
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
   const shown = repairDanglingToolCalls(history);
   const system = systemPromptOf(snapshot);
   const prompt = system === '' ? shown : [new SystemMessage(system), ...shown];
@@ -41,12 +28,9 @@ export async function callModel(scope: SessionScope, history: BaseMessage[]): Pr
   const sendDelta = (delta: string) =>
     scope.emit([{ type: 'message_delta', payload: { message_id: messageId, delta } }]).then(() => undefined);
   const deltas = new DeltaBatcher(scope.deps.eventFlushMs, sendDelta);
-  let full: AIMessageChunk | undefined;
+  let turn: ChatTurn;
   try {
-    for await (const chunk of await bound.stream(prompt, { signal })) {
-      full = full === undefined ? chunk : full.concat(chunk);
-      deltas.push(textOf(chunk.content));
-    }
+    turn = await model.streamTurn(prompt, tools, { signal, onText: (text) => deltas.push(text) });
   } catch (error) {
     await deltas.close();
     throw error;
@@ -56,27 +40,27 @@ export async function callModel(scope: SessionScope, history: BaseMessage[]): Pr
   const lastDelta = await deltas.drain();
   if (signal.aborted && lastDelta !== '') await sendDelta(lastDelta);
   scope.safePoint();
-  return recordAssistant(scope, messageId, full ?? new AIMessageChunk({ content: '' }), lastDelta);
+  return recordAssistant(scope, messageId, turn, lastDelta);
 }
 
 async function recordAssistant(
   scope: SessionScope,
   messageId: string,
-  full: AIMessageChunk,
+  turn: ChatTurn,
   lastDelta: string,
 ): Promise<AIMessage> {
   const { runId, threadId, leaseToken } = scope.init;
-  const toolCalls: MessageToolCall[] = (full.tool_calls ?? []).map((call) => ({
+  const toolCalls: MessageToolCall[] = turn.toolCalls.map((call) => ({
     id: call.id ?? `call_${randomUUID()}`,
     name: call.name,
     args: call.args,
   }));
-  for (const invalid of full.invalid_tool_calls ?? []) {
+  for (const invalid of turn.invalidToolCalls) {
     const id = invalid.id ?? `call_${randomUUID()}`;
     scope.invalidArgs.set(id, invalid.args ?? '');
     toolCalls.push({ id, name: invalid.name ?? 'unknown', args: {} });
   }
-  const content = textOf(full.content);
+  const { content } = turn;
   // Stored with the checkpoint of this step (the reply is in it): the two are written together or not.
   await scope.emitWithCheckpoint(
     [
@@ -106,7 +90,7 @@ async function recordAssistant(
       toolCalls: toolCalls.length > 0 ? toolCalls : null,
     },
   );
-  const usage = full.usage_metadata;
+  const { usage } = turn;
   if (usage !== undefined)
     await scope.deps.transitions.addUsage(runId, leaseToken, {
       input_tokens: usage.input_tokens,

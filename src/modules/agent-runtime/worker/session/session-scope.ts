@@ -1,5 +1,4 @@
 import type { AIMessage } from '@langchain/core/messages';
-import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { ToolExecutionContext, ToolExecutor } from '../../../tools/index.js';
 import type { OfferedTool } from '../../assembly/run-tool-sources.js';
 import type { ToolVisibility, VisibilityContext } from '../../assembly/tool-visibility.js';
@@ -8,6 +7,7 @@ import type { RunEvents } from '../../events/run-events.js';
 import type { CheckpointCompanions } from '../../graph/checkpoint-companion.js';
 import type { NewRunEvent } from '../../events/run-event.js';
 import type { MessagesRepository, NewMessage } from '../../messages/messages.repository.js';
+import type { RetryingChatOpenAI } from '../../model/retrying-chat-openai.js';
 import type { RunTransitions } from '../../runs/run-transitions.js';
 
 export type ModelToolCall = NonNullable<AIMessage['tool_calls']>[number];
@@ -37,7 +37,7 @@ export interface RunSessionInit {
   leaseToken: string;
   snapshot: RunConfigSnapshot;
   executable: OfferedTool[];
-  model: BaseChatModel;
+  model: RetryingChatOpenAI;
   toolContext: Omit<ToolExecutionContext, 'visibleTools'>;
   signal: AbortSignal;
   /**
