@@ -7,9 +7,13 @@ import { readRunEvents } from './support/sse-reader.js';
 import { percentile } from './support/stats.js';
 
 /** Runs per case and path, in `ROUNDS` interleaved blocks (so drift hits every case alike). */
-export const SEQUENTIAL_RUNS = 40;
-const ROUNDS = 4;
-const WARMUP_RUNS = 5;
+export const SEQUENTIAL_RUNS = 100;
+const ROUNDS = 5;
+/**
+ * Runs per case and path before the measured ones: a long-running service has compiled its hot paths;
+ * five were not enough for that (the service's p50 kept falling for about twenty runs).
+ */
+const WARMUP_RUNS = 25;
 
 export interface SequentialCase {
   toolSteps: number;
