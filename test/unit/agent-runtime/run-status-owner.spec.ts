@@ -2,13 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 // A run's status has one owner (docs/architecture.md "A run's life"): every statement that writes
-// `runs.status` lives in `RunTransitions` (`runs/run-transitions.ts`) and the two statements it keeps
+// `runs.status` lives in `RunTransitions` (`runs/run-transitions.ts`) and the statements it keeps
 // beside it. This scan reads every source file and names the ones that write it anywhere else.
 const SRC = path.resolve(__dirname, '../../../src');
 const OWNERS = new Set([
   'modules/agent-runtime/runs/run-transitions.ts',
   'modules/agent-runtime/runs/run-parent-notice.ts',
   'modules/agent-runtime/runs/run-cancel-statement.ts',
+  'modules/agent-runtime/runs/run-create-statement.ts',
 ]);
 
 function sourceFiles(dir: string): string[] {

@@ -36,17 +36,24 @@ const EVENT_COLUMNS = ['run_id', 'seq', 'type', 'payload', 'created_at'] as cons
 export const eventColumnsAs = (table: string, prefix: string): string =>
   EVENT_COLUMNS.map((column) => `${table}.${column} AS ${prefix}${column}`).join(', ');
 
-/** The events of rows read with `eventColumnsAs(…, prefix)`, in order. */
-export function prefixedEvents(rows: readonly Record<string, unknown>[], prefix: string): RunEvent[] {
+/**
+ * Rows that carry events read with `eventColumnsAs(…, prefix)` beside other columns: the events, in
+ * order, and the first row's columns whose names do not start with `prefix`.
+ */
+export function splitEventRows(
+  rows: readonly Record<string, unknown>[],
+  prefix: string,
+): { events: RunEvent[]; rest: Record<string, unknown> } {
   const events = rows.map((row) =>
     Object.fromEntries(EVENT_COLUMNS.map((column) => [column, row[`${prefix}${column}`]])),
   );
-  return storedEvents(events) ?? [];
+  const rest = Object.fromEntries(Object.entries(rows[0] ?? {}).filter(([key]) => !key.startsWith(prefix)));
+  return { events: storedEvents(events) ?? [], rest };
 }
 
 /**
  * The first events of a run inserted by the same statement, as a CTE named `run_first_events` that
- * returns them (read them with `prefixedEvents` or `storedEvents`): numbered from 1, so `from` (the CTE
+ * returns them (read them with `splitEventRows` or `storedEvents`): numbered from 1, so `from` (the CTE
  * of the new run, with an `id` column) must have created the run with `last_event_seq` = `events.length`.
  */
 export function firstEventsSql(
@@ -73,18 +80,20 @@ function appendSql(
   events: readonly NewRunEvent[],
   fence: EventFence,
   message: NewMessage | undefined,
+  runSet: RunRowSet | undefined,
   param: (value: unknown) => string,
 ): CompanionSql {
   const fenced = fence !== 'unfenced';
   if (message !== undefined && (!fenced || message.runId !== runId))
     throw new Error('a message is appended only with its own run, under the lease');
+  if (runSet !== undefined && !fenced) throw new Error('the run row is changed only under the lease');
   const run = param(runId);
   const count = param(events.length);
   const types = param(events.map((event) => event.type));
   const payloads = param(events.map((event) => JSON.stringify(event.payload)));
   return {
     ctes: `run_seq AS (
-         UPDATE runs SET last_event_seq = last_event_seq + ${count}
+         UPDATE runs SET last_event_seq = last_event_seq + ${count}${runSet === undefined ? '' : `, ${runSet(param)}`}
           WHERE id = ${run} ${fenced ? `AND lease_token = ${param(fence.leaseToken)}` : ''}
           RETURNING last_event_seq
        )${message === undefined ? '' : `, run_message AS (${messageInsertSql(message, param, 'run_seq')})`},
@@ -109,6 +118,9 @@ export const RUN_EVENT_REPLAY_PAGE = 500;
  */
 export type RunRowChange = (param: (value: unknown) => string) => { set: string; where: string };
 
+/** More SET items for the run row in a fenced append (a reply's token usage); `param` binds a value. */
+export type RunRowSet = (param: (value: unknown) => string) => string;
+
 /**
  * The run-event table. Sequence numbers come from the run row (`last_event_seq`), bumped in the same
  * statement that inserts the events, so they start at 1 and have no gaps whatever the writers.
@@ -121,7 +133,8 @@ export class RunEventStore {
    * Numbers and stores `events` in one statement. Returns them numbered, or `null` when the fence
    * refused (the lease is no longer this token's) and nothing was written. A fenced append may carry
    * the run's `message` the events announce: it is inserted in the same statement, under the same
-   * fence (a message already stored under its id, from a re-executed step, is kept as it is).
+   * fence (a message already stored under its id, from a re-executed step, is kept as it is), and
+   * `runSet` changes more of the run row (fenced only).
    */
   async append(
     runId: string,
@@ -129,10 +142,12 @@ export class RunEventStore {
     fence: EventFence,
     manager: EntityManager = this.dataSource.manager,
     message?: NewMessage,
+    runSet?: RunRowSet,
   ): Promise<RunEvent[] | null> {
     if (events.length === 0) return [];
     const params: unknown[] = [];
-    const { ctes, rows } = appendSql(runId, events, fence, message, (value) => `$${params.push(value)}`);
+    const param = (value: unknown) => `$${params.push(value)}`;
+    const { ctes, rows } = appendSql(runId, events, fence, message, runSet, param);
     return storedEvents(await preparedQueryIn<EventRow>(manager, `WITH ${ctes} ${rows}`, params));
   }
 
@@ -145,10 +160,11 @@ export class RunEventStore {
     events: readonly NewRunEvent[],
     leaseToken: string,
     message: NewMessage | undefined,
+    runSet: RunRowSet | undefined,
     param: (value: unknown) => string,
   ): CompanionSql {
     if (events.length === 0) throw new Error('a fenced append as part of a statement has events');
-    return appendSql(runId, events, { leaseToken }, message, param);
+    return appendSql(runId, events, { leaseToken }, message, runSet, param);
   }
 
   /**
@@ -175,10 +191,10 @@ export class RunEventStore {
       `WITH s AS (
          UPDATE runs r SET last_event_seq = r.last_event_seq + $2, ${set}
           WHERE r.id = $1 AND ${where}
-          RETURNING r.last_event_seq${runColumns === undefined ? '' : `, ${runColumns}`}
+          RETURNING r.last_event_seq AS event_last_seq${runColumns === undefined ? '' : `, ${runColumns}`}
        ), e AS (
          INSERT INTO run_events (run_id, seq, type, payload)
-         SELECT $1, s.last_event_seq - $2 + t.ord, t.type, t.payload
+         SELECT $1, s.event_last_seq - $2 + t.ord, t.type, t.payload
            FROM s, unnest($3::text[], $4::jsonb[]) WITH ORDINALITY AS t(type, payload, ord)
          RETURNING run_id, seq, type, payload, created_at
        )
@@ -186,10 +202,9 @@ export class RunEventStore {
       params,
     );
     if (rows.length === 0) return null;
-    const run = Object.fromEntries(
-      Object.entries(rows[0]).filter(([key]) => !key.startsWith('event_') && key !== 'last_event_seq'),
-    );
-    return { events: prefixedEvents(rows, 'event_'), run };
+    // `event_last_seq` carries the prefix, so it is not taken for a run column.
+    const { events: stored, rest } = splitEventRows(rows, 'event_');
+    return { events: stored, run: rest };
   }
 
   /** Events after `afterSeq`, in order, at most one page. */

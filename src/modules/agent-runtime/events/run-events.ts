@@ -3,7 +3,13 @@ import type { EntityManager } from 'typeorm';
 import { LeaseLostError } from '../runs/runs.errors.js';
 import { RunEventBus } from './run-event-bus.js';
 import type { CheckpointCompanion } from '../graph/checkpoint-companion.js';
-import { RunEventStore, storedEvents, type EventFence, type RunRowChange } from './run-event-store.js';
+import {
+  RunEventStore,
+  storedEvents,
+  type EventFence,
+  type RunRowChange,
+  type RunRowSet,
+} from './run-event-store.js';
 import type { NewMessage } from '../messages/messages.repository.js';
 import type { NewRunEvent, RunEvent } from './run-event.js';
 
@@ -18,15 +24,16 @@ export class RunEvents {
   /**
    * Stores, then publishes without waiting for Redis; a fenced append whose lease is gone throws
    * `LeaseLostError`. With a `message` (fenced only), the message the events announce is stored in the
-   * same statement.
+   * same statement, and `runSet` changes more of the run row there (fenced only).
    */
   async emit(
     runId: string,
     events: readonly NewRunEvent[],
     fence: EventFence,
     message?: NewMessage,
+    runSet?: RunRowSet,
   ): Promise<RunEvent[]> {
-    const stored = await this.store.append(runId, events, fence, undefined, message);
+    const stored = await this.store.append(runId, events, fence, undefined, message, runSet);
     if (stored === null) throw new LeaseLostError(runId);
     // Not awaited: the run goes on while Redis takes it. Publishes leave in order on one connection, a
     // failed one is logged by the bus, and streams catch up from the table whatever it lost.
@@ -45,16 +52,17 @@ export class RunEvents {
     events: readonly NewRunEvent[],
     fence: { leaseToken: string },
     message?: NewMessage,
+    runSet?: RunRowSet,
   ): CheckpointCompanion {
     return {
-      render: (param) => this.store.fencedAppendSql(runId, events, fence.leaseToken, message, param),
+      render: (param) => this.store.fencedAppendSql(runId, events, fence.leaseToken, message, runSet, param),
       settle: (rows) => {
         const stored = storedEvents(rows);
         if (stored === null) throw new LeaseLostError(runId);
         void this.bus.publish(runId, stored);
       },
       storeAlone: async () => {
-        await this.emit(runId, events, fence, message);
+        await this.emit(runId, events, fence, message, runSet);
       },
     };
   }

@@ -1,7 +1,7 @@
 import { doneEvent, statusEvent } from '../events/run-events.js';
 import type { NewRunEvent, RunEvent } from '../events/run-event.js';
 import type { RunStatus } from './run-status.js';
-import type { RunEntity, RunError } from './run.entity.js';
+import type { RunEntity, RunError, TokenUsage } from './run.entity.js';
 import type { QueuedRun } from './runs.repository.js';
 import { RunFailureCodes } from './runs.errors.js';
 import { ACTIVE_LIST } from './thread-queue.js';
@@ -81,3 +81,12 @@ export function workerLost(maxAttempts: number): RunError {
     message: `The worker executing the run stopped responding (${maxAttempts} attempts).`,
   };
 }
+
+/** The SET item that adds a model call's token usage to the run's (`param` binds a value). */
+export const tokenUsageAdded =
+  (usage: TokenUsage) =>
+  (param: (value: unknown) => string): string =>
+    `token_usage = jsonb_build_object(
+          'input_tokens', coalesce((token_usage->>'input_tokens')::int, 0) + ${param(usage.input_tokens)},
+          'output_tokens', coalesce((token_usage->>'output_tokens')::int, 0) + ${param(usage.output_tokens)},
+          'total_tokens', coalesce((token_usage->>'total_tokens')::int, 0) + ${param(usage.total_tokens)})`;

@@ -6,9 +6,8 @@ import type { NewRunEvent, RunEvent } from '../events/run-event.js';
 import { RunDispatcher } from '../queue/run-dispatcher.js';
 import { retryOnConflict } from '../../../database/transient-conflict.js';
 import { entityColumns, hydrate } from '../../../database/prepared-find.js';
-import { preparedQueryIn } from '../../../database/prepared-query.js';
-import { eventColumnsAs, firstEventsSql, prefixedEvents } from '../events/run-event-store.js';
-import { messageInsertSql, type NewMessage } from '../messages/messages.repository.js';
+import type { NewMessage } from '../messages/messages.repository.js';
+import { createRunIn } from './run-create-statement.js';
 import type { RunConfigSnapshot } from '../assembly/run-config-snapshot.js';
 import { RunCancelSignals } from '../worker/run-cancel-signals.js';
 import type { RunStatus } from './run-status.js';
@@ -21,6 +20,7 @@ import {
   ENDED_COLUMNS,
   QUEUED_COLUMNS,
   terminalEvents,
+  tokenUsageAdded,
   workerLost,
   type AwaitParkResult,
   type ClaimResult,
@@ -60,34 +60,12 @@ export class RunTransitions {
    * statement inside the creation's transaction (which holds the thread's lock). Publish the events
    * after the commit.
    */
-  async createIn(
+  createIn(
     manager: EntityManager,
     row: NewRunRow,
     userMessage: NewMessage,
   ): Promise<{ run: RunEntity; events: RunEvent[] }> {
-    const runs = manager.getRepository(RunEntity);
-    const events = [statusEvent('queued')];
-    const params: unknown[] = [];
-    const param = (value: unknown) => `$${params.push(value)}`;
-    // `created_at` orders the thread's queue, so it is the time the run took the thread (now), not when
-    // the transaction began.
-    const rows = await preparedQueryIn<Record<string, unknown>>(
-      manager,
-      `WITH created AS (
-         INSERT INTO runs (id, thread_id, user_id, agent_slug, agent_id, status, input, model, parent_run_id,
-                           request_id, payload_digest, origin_request_id, last_event_seq, created_at)
-         VALUES (${param(row.id)}, ${param(row.threadId)}, ${param(row.userId)}, ${param(row.agentSlug)},
-                 ${param(row.agentId)}, 'queued', ${param(row.input)}, ${param(row.model)},
-                 ${param(row.parentRunId)}, ${param(row.requestId)}, ${param(row.payloadDigest)},
-                 ${param(row.originRequestId)}, ${param(events.length)}, clock_timestamp())
-         RETURNING ${entityColumns(runs)}
-       ), ${firstEventsSql(events, 'created', param)},
-       user_message AS (${messageInsertSql(userMessage, param, 'created')})
-       SELECT created.*, ${eventColumnsAs('e', 'event_')} FROM created, run_first_events e`,
-      params,
-    );
-    const run = Object.fromEntries(Object.entries(rows[0]).filter(([key]) => !key.startsWith('event_')));
-    return { run: hydrate(runs, run), events: prefixedEvents(rows, 'event_') };
+    return createRunIn(manager, row, userMessage);
   }
 
   /**
@@ -134,15 +112,11 @@ export class RunTransitions {
     return affected > 0;
   }
 
+  /** Adds a model call's token usage (a reply recorded by the worker carries it in its own statement). */
   async addUsage(runId: string, leaseToken: string, usage: TokenUsage): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE runs SET token_usage = jsonb_build_object(
-          'input_tokens', coalesce((token_usage->>'input_tokens')::int, 0) + $3,
-          'output_tokens', coalesce((token_usage->>'output_tokens')::int, 0) + $4,
-          'total_tokens', coalesce((token_usage->>'total_tokens')::int, 0) + $5)
-        WHERE id = $1 AND lease_token = $2`,
-      [runId, leaseToken, usage.input_tokens, usage.output_tokens, usage.total_tokens],
-    );
+    const params: unknown[] = [runId, leaseToken];
+    const set = tokenUsageAdded(usage)((value) => `$${params.push(value)}`);
+    await this.dataSource.query(`UPDATE runs SET ${set} WHERE id = $1 AND lease_token = $2`, params);
   }
 
   /** The lease holder ends the run. False when the lease was lost (nothing written). */

@@ -145,7 +145,6 @@ export class RunExecutor implements OnModuleInit {
         messages: this.messages,
         executor: this.executor,
         visibility: this.visibility,
-        transitions: this.transitions,
         checkpoints: this.checkpointer.saver,
         eventFlushMs: this.config.runtime.eventFlushMs,
       },

@@ -5,6 +5,7 @@ import type { NewRunEvent } from '../../events/run-event.js';
 import { repairDanglingToolCalls } from '../../graph/repair-history.js';
 import type { MessageToolCall } from '../../messages/message.entity.js';
 import type { ChatTurn } from '../../model/chat-turn.js';
+import { tokenUsageAdded } from '../../runs/run-transition-parts.js';
 import { systemPromptOf } from '../../subagents/subagent-prompt.js';
 import type { SessionScope } from './session-scope.js';
 
@@ -49,7 +50,7 @@ async function recordAssistant(
   turn: ChatTurn,
   lastDelta: string,
 ): Promise<AIMessage> {
-  const { runId, threadId, leaseToken } = scope.init;
+  const { runId, threadId } = scope.init;
   const toolCalls: MessageToolCall[] = turn.toolCalls.map((call) => ({
     id: call.id ?? `call_${randomUUID()}`,
     name: call.name,
@@ -60,8 +61,9 @@ async function recordAssistant(
     scope.invalidArgs.set(id, invalid.args ?? '');
     toolCalls.push({ id, name: invalid.name ?? 'unknown', args: {} });
   }
-  const { content } = turn;
-  // Stored with the checkpoint of this step (the reply is in it): the two are written together or not.
+  const { content, usage } = turn;
+  // Stored with the checkpoint of this step (the reply is in it), the call's token usage added to the
+  // run's in the same statement: all written together or not at all.
   await scope.emitWithCheckpoint(
     [
       ...(lastDelta === ''
@@ -89,14 +91,8 @@ async function recordAssistant(
       content,
       toolCalls: toolCalls.length > 0 ? toolCalls : null,
     },
+    usage === undefined ? undefined : tokenUsageAdded(usage),
   );
-  const { usage } = turn;
-  if (usage !== undefined)
-    await scope.deps.transitions.addUsage(runId, leaseToken, {
-      input_tokens: usage.input_tokens,
-      output_tokens: usage.output_tokens,
-      total_tokens: usage.total_tokens,
-    });
   return new AIMessage({
     id: messageId,
     content,

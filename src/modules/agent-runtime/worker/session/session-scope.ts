@@ -3,12 +3,12 @@ import type { ToolExecutionContext, ToolExecutor } from '../../../tools/index.js
 import type { OfferedTool } from '../../assembly/run-tool-sources.js';
 import type { ToolVisibility, VisibilityContext } from '../../assembly/tool-visibility.js';
 import type { RunConfigSnapshot } from '../../assembly/run-config-snapshot.js';
+import type { RunRowSet } from '../../events/run-event-store.js';
 import type { RunEvents } from '../../events/run-events.js';
 import type { CheckpointCompanions } from '../../graph/checkpoint-companion.js';
 import type { NewRunEvent } from '../../events/run-event.js';
 import type { MessagesRepository, NewMessage } from '../../messages/messages.repository.js';
 import type { RetryingChatOpenAI } from '../../model/retrying-chat-openai.js';
-import type { RunTransitions } from '../../runs/run-transitions.js';
 
 export type ModelToolCall = NonNullable<AIMessage['tool_calls']>[number];
 
@@ -25,7 +25,6 @@ export interface RunSessionDeps {
   messages: MessagesRepository;
   executor: ToolExecutor;
   visibility: ToolVisibility;
-  transitions: RunTransitions;
   /** The checkpointer's saver: a step's last record goes out with the checkpoint after the step. */
   checkpoints: CheckpointCompanions;
   eventFlushMs: number;
@@ -94,9 +93,9 @@ export class SessionScope {
    * under the lease (one round trip and one commit for both). Stored at once when another record
    * already waits for that checkpoint.
    */
-  async emitWithCheckpoint(events: NewRunEvent[], message: NewMessage): Promise<void> {
+  async emitWithCheckpoint(events: NewRunEvent[], message: NewMessage, runSet?: RunRowSet): Promise<void> {
     const { runId, threadId, leaseToken } = this.init;
-    const companion = this.deps.events.checkpointCompanion(runId, events, { leaseToken }, message);
+    const companion = this.deps.events.checkpointCompanion(runId, events, { leaseToken }, message, runSet);
     if (!this.deps.checkpoints.attach(threadId, companion)) await companion.storeAlone();
   }
 
