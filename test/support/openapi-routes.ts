@@ -25,6 +25,7 @@ interface OpenApiDocument {
 interface RawOperation {
   parameters?: { name: string; in: string }[];
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
+  responses?: Record<string, { description?: string; content?: Record<string, { schema: JsonSchema }> }>;
 }
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -34,9 +35,15 @@ export interface ApiOperation {
   /** OpenAPI form: `/api/threads/{id}`. */
   path: string;
   queryParams: string[];
+  /** Path parameters in the order the path names them. */
+  pathParams: string[];
   /** The JSON request body's schema with `$ref`/`allOf` resolved, `null` when the route declares none. */
   jsonBody: JsonSchema | null;
   multipart: boolean;
+  /** The JSON schema of the success response (200/201/202) with `$ref`/`allOf` resolved, if documented. */
+  okBody: JsonSchema | null;
+  /** Every documented response: status → its description (where the error codes are listed). */
+  responses: Record<string, string>;
 }
 
 const METHODS: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
@@ -55,12 +62,21 @@ export async function apiOperations(ctx: TestContext): Promise<ApiOperation[]> {
       const operation = operations[method];
       const content = operation.requestBody?.content ?? {};
       const json = content['application/json'];
+      const responses = operation.responses ?? {};
+      const ok = ['200', '201', '202']
+        .map((status) => responses[status]?.content?.['application/json'])
+        .find((body) => body !== undefined);
       return {
         method,
         path,
         queryParams: (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+        pathParams: (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),
         jsonBody: json === undefined ? null : resolve(json.schema),
         multipart: content['multipart/form-data'] !== undefined,
+        okBody: ok === undefined ? null : resolve(ok.schema),
+        responses: Object.fromEntries(
+          Object.entries(responses).map(([status, response]) => [status, response.description ?? '']),
+        ),
       };
     }),
   );

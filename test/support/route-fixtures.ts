@@ -71,6 +71,11 @@ export class RouteFixtures {
     );
   }
 
+  /** A row a test made itself, named for the paths under `prefix` (before those made here). */
+  usePathId(prefix: string, id: string): void {
+    this.pathIds.unshift([prefix, id]);
+  }
+
   /** The operation's path with every `{param}` replaced by a real id (or a random uuid). */
   pathOf(op: ApiOperation): string {
     return op.path.replace(/\{[^}]+\}/g, (_param, offset: number) => {

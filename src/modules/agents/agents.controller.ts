@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
@@ -19,6 +19,7 @@ export class AgentsController {
 
   @Get()
   @ApiOperation({ summary: 'List the agents the caller can read (subagents only on request), newest first' })
+  @ApiOkResponse({ type: AgentPageDto })
   list(@CurrentUser() actor: AuthenticatedUser, @Query() query: ListAgentsQueryDto): Promise<AgentPageDto> {
     return this.agents.list(actor, query);
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { MoreThan, Repository } from 'typeorm';
 import { ThreadArtifactEntity } from './thread-artifact.entity.js';
 
 @Injectable()
@@ -24,6 +24,20 @@ export class ThreadArtifactsRepository {
           WHERE NOT EXISTS (SELECT 1 FROM thread_artifacts a WHERE a.thread_id = $1 AND a.path = p.path)`,
         [threadId, runId, userId, paths],
       );
+    });
+  }
+
+  /** Up to `count` of the owner's artifacts of the thread presented after `afterPosition`, in order. */
+  pageForThread(
+    threadId: string,
+    userId: string,
+    afterPosition: number | null,
+    count: number,
+  ): Promise<ThreadArtifactEntity[]> {
+    return this.rows.find({
+      where: { threadId, userId, ...(afterPosition === null ? {} : { position: MoreThan(afterPosition) }) },
+      order: { position: 'ASC' },
+      take: count,
     });
   }
 

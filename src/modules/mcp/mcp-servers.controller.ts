@@ -1,9 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Roles } from '../../common/auth/auth.decorators.js';
 import { AuthErrorCode } from '../../common/auth/auth.errors.js';
 import { CommonErrorCode } from '../../common/errors/index.js';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
+import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { CreateMcpServerDto } from './dto/create-mcp-server.dto.js';
 import { McpServerDto, McpServerListDto, McpTestResultDto, McpToolListDto } from './dto/mcp-server.dto.js';
@@ -27,8 +28,9 @@ export class McpServersController {
   @ApiOperation({
     summary: 'MCP servers: admins get full records (header values redacted), users the enabled servers only',
   })
-  list(@CurrentUser() actor: AuthenticatedUser): Promise<McpServerListDto> {
-    return this.servers.list(actor);
+  @ApiOkResponse({ type: McpServerListDto })
+  list(@CurrentUser() actor: AuthenticatedUser, @Query() query: PageQueryDto): Promise<McpServerListDto> {
+    return this.servers.list(actor, query);
   }
 
   @Post()
@@ -116,8 +118,13 @@ export class McpServersController {
     [409, McpErrorCode.TRANSPORT_NOT_SUPPORTED],
     [503, McpErrorCode.SERVER_UNAVAILABLE],
   )
-  listTools(@CurrentUser() actor: AuthenticatedUser, @Param('slug') slug: string): Promise<McpToolListDto> {
-    return this.tools.tools(actor, slug);
+  @ApiOkResponse({ type: McpToolListDto })
+  listTools(
+    @CurrentUser() actor: AuthenticatedUser,
+    @Param('slug') slug: string,
+    @Query() query: PageQueryDto,
+  ): Promise<McpToolListDto> {
+    return this.tools.tools(actor, slug, query);
   }
 
   @Put(':slug/tools/:name/status')

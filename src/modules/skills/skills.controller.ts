@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentUser } from '../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
+import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { ShareConfigDto } from '../../common/sharing/index.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { SkillDto, SkillListDto } from './dto/skill.dto.js';
@@ -23,8 +24,8 @@ export class SkillsController {
       'Skills the caller can use: personal, shared and builtin (a personal one shadows its shared namesake)',
   })
   @ApiOkResponse({ type: SkillListDto })
-  list(@CurrentUser() actor: AuthenticatedUser): Promise<SkillListDto> {
-    return this.skills.list(actor);
+  list(@CurrentUser() actor: AuthenticatedUser, @Query() query: PageQueryDto): Promise<SkillListDto> {
+    return this.skills.list(actor, query);
   }
 
   @Delete('personal/:slug')

@@ -3,6 +3,8 @@ import { zipSync } from 'fflate';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { pageByKey, decodeKeyCursor } from '../../common/pagination/key-cursor.js';
+import type { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import type { ShareConfigInput, ShareActor } from '../../common/sharing/index.js';
 import { SkillDependencyRules } from './dependencies/skill-dependency-rules.js';
 import type { SkillDto, SkillListDto, SkillSummaryDto } from './dto/skill.dto.js';
@@ -19,6 +21,10 @@ import { SkillShareConfigPolicy } from './storage/skill-share-config.policy.js';
 import type { SkillEntity } from './storage/skill.entity.js';
 import { SkillsRepository } from './storage/skills.repository.js';
 
+const PERSONAL_RANK = '0';
+/** A personal skill sorts before a shared or builtin one of the same slug. */
+const listKey = (item: SkillSummaryDto) => [item.slug, item.source === 'personal' ? PERSONAL_RANK : '1'];
+
 /** Listing, reading, sharing, enabling, exporting and deleting skills (`/api/skills`). */
 @Injectable()
 export class SkillsService {
@@ -31,11 +37,23 @@ export class SkillsService {
     private readonly rules: SkillDependencyRules,
   ) {}
 
-  async list(actor: ShareActor): Promise<SkillListDto> {
+  /**
+   * In slug order, a personal skill before the shared one it shadows: keyed by `[slug, rank]`. Each
+   * source gives at most `limit + 1` rows after the cursor, so no page reads every manifest.
+   */
+  async list(actor: ShareActor, query: PageQueryDto): Promise<SkillListDto> {
+    const after = query.cursor === undefined ? null : decodeKeyCursor(query.cursor, 2);
     const personal = await this.personalSlugs(actor);
     const items: SkillSummaryDto[] = [];
-    for (const slug of personal) items.push(summary(await this.personalManifest(actor, slug), 'personal'));
-    for (const row of await this.skills.listReadable(actor)) {
+    const personalPage = personal
+      .filter((slug) => after === null || slug > after[0])
+      .sort()
+      .slice(0, query.limit + 1);
+    for (const slug of personalPage) {
+      items.push(summary(await this.personalManifest(actor, slug), 'personal'));
+    }
+    const sharedAfter = after === null ? null : { slug: after[0], inclusive: after[1] === PERSONAL_RANK };
+    for (const row of await this.skills.pageReadable(actor, sharedAfter, query.limit + 1)) {
       items.push({
         slug: row.slug,
         name: row.name,
@@ -47,11 +65,7 @@ export class SkillsService {
         shadowed_by_personal: personal.includes(row.slug),
       });
     }
-    return {
-      items: items.sort((a, b) =>
-        a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : a.source === 'personal' ? -1 : 1,
-      ),
-    };
+    return pageByKey(items, query, listKey, (item) => item, 2);
   }
 
   async get(actor: ShareActor, slug: string): Promise<SkillDto> {

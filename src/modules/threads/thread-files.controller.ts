@@ -10,9 +10,18 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CurrentUser } from '../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
+import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { ArtifactsService } from '../artifacts/index.js';
 import { WorkspaceService, WorkspaceErrorCode } from '../workspace/index.js';
@@ -84,14 +93,21 @@ export class ThreadFilesController {
 
   @Get('artifacts')
   @ApiOperation({ summary: 'Files presented in the thread, in presentation order' })
+  @ApiOkResponse({ type: ArtifactListDto })
   async listArtifacts(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', uuidParam()) id: string,
+    @Query() query: PageQueryDto,
   ): Promise<ArtifactListDto> {
     await this.threads.getOwned(user, id);
-    const rows = await this.artifacts.listForThread(id, user.id);
+    const page = await this.artifacts.pageForThread(id, user.id, query);
     return {
-      items: rows.map((a) => ({ path: a.path, run_id: a.runId, created_at: a.createdAt.toISOString() })),
+      items: page.items.map((a) => ({
+        path: a.path,
+        run_id: a.runId,
+        created_at: a.createdAt.toISOString(),
+      })),
+      next_cursor: page.next_cursor,
     };
   }
 }

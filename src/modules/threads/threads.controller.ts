@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
 import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
@@ -26,6 +26,7 @@ export class ThreadsController {
 
   @Get()
   @ApiOperation({ summary: "The caller's threads, newest first" })
+  @ApiOkResponse({ type: ThreadPageDto })
   list(@CurrentUser() user: AuthenticatedUser, @Query() query: PageQueryDto): Promise<ThreadPageDto> {
     return this.threads.list(user, query);
   }

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Roles } from '../../common/auth/auth.decorators.js';
 import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
@@ -25,6 +25,7 @@ export class DepartmentsController {
   @Get()
   @ApiOperation({ summary: 'List departments, newest first' })
   @ApiErrors(400)
+  @ApiOkResponse({ type: DepartmentPageDto })
   list(@Query() query: PageQueryDto): Promise<DepartmentPageDto> {
     return this.departments.list(query);
   }

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser, Roles } from '../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
 import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
@@ -33,6 +33,7 @@ export class UsersController {
 
   @Get()
   @ApiOperation({ summary: 'List users, newest first' })
+  @ApiOkResponse({ type: UserPageDto })
   list(@Query() query: PageQueryDto): Promise<UserPageDto> {
     return this.users.list(query);
   }

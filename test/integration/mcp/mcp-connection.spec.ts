@@ -172,20 +172,27 @@ describe('connecting to MCP servers: test, tool list, per-tool switches', () => 
     await addServer('switches', streamable.url);
     const list = await ctx.http.get('/api/system/mcp-servers/switches/tools').set(auth(admin));
     expect(list.status).toBe(200);
-    expect(list.body.items).toEqual([
-      {
-        name: 'lookup',
-        description: 'Looks something up.',
-        input_schema: expect.objectContaining({ type: 'object', properties: { query: { type: 'string' } } }),
-        enabled: true,
-        annotations: { readOnlyHint: true, openWorldHint: false },
-      },
-      expect.objectContaining({
-        name: 'erase',
-        enabled: true,
-        annotations: { destructiveHint: true, idempotentHint: true },
-      }),
-    ]);
+    // In name order (the list pages by name).
+    expect(list.body).toEqual({
+      items: [
+        expect.objectContaining({
+          name: 'erase',
+          enabled: true,
+          annotations: { destructiveHint: true, idempotentHint: true },
+        }),
+        {
+          name: 'lookup',
+          description: 'Looks something up.',
+          input_schema: expect.objectContaining({
+            type: 'object',
+            properties: { query: { type: 'string' } },
+          }),
+          enabled: true,
+          annotations: { readOnlyHint: true, openWorldHint: false },
+        },
+      ],
+      next_cursor: null,
+    });
 
     const off = await ctx.http
       .put('/api/system/mcp-servers/switches/tools/erase/status')
@@ -198,8 +205,8 @@ describe('connecting to MCP servers: test, tool list, per-tool switches', () => 
     expect(row.disabled_tools).toEqual(['erase']);
     const after = await ctx.http.get('/api/system/mcp-servers/switches/tools').set(auth(admin));
     expect(after.body.items.map((t: { name: string; enabled: boolean }) => [t.name, t.enabled])).toEqual([
-      ['lookup', true],
       ['erase', false],
+      ['lookup', true],
     ]);
 
     const unknown = await ctx.http

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
@@ -40,6 +40,7 @@ export class RunsController {
   @Get('threads/:id/messages')
   @ApiOperation({ summary: 'Messages of a thread (user, assistant, tool), oldest first' })
   @ApiErrors([404, ThreadsErrorCode.NOT_FOUND])
+  @ApiOkResponse({ type: MessagePageDto })
   messages(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', uuidParam()) threadId: string,

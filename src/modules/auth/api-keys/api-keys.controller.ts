@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
@@ -31,6 +31,7 @@ export class ApiKeysController {
 
   @Get()
   @ApiOperation({ summary: "List the caller's API keys (a superadmin sees all), without secrets" })
+  @ApiOkResponse({ type: ApiKeyPageDto })
   list(@CurrentUser() user: AuthenticatedUser, @Query() query: PageQueryDto): Promise<ApiKeyPageDto> {
     return this.apiKeys.list(user, query);
   }

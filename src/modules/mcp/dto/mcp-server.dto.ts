@@ -46,6 +46,7 @@ export class McpServerListDto {
     type: [McpServerDto],
   })
   items: (McpServerDto | McpServerSummaryDto)[];
+  @ApiProperty({ type: String, nullable: true }) next_cursor: string | null;
 }
 
 export class McpToolAnnotationsDto {
@@ -70,6 +71,7 @@ export class McpToolDto {
 
 export class McpToolListDto {
   @ApiProperty({ type: [McpToolDto] }) items: McpToolDto[];
+  @ApiProperty({ type: String, nullable: true }) next_cursor: string | null;
 }
 
 export class McpTestToolDto {

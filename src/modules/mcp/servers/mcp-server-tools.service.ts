@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
+import { pageByKey } from '../../../common/pagination/key-cursor.js';
+import type { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
 import { McpDiscovery } from '../client/mcp-discovery.js';
 import { KnowledgeMcpEndpoint } from '../knowledge/knowledge-mcp-endpoint.js';
 import type { McpTestResultDto, McpToolListDto } from '../dto/mcp-server.dto.js';
@@ -36,19 +38,24 @@ export class McpServerToolsService {
     };
   }
 
-  async tools(actor: AuthenticatedUser, slug: string): Promise<McpToolListDto> {
+  async tools(actor: AuthenticatedUser, slug: string, query: PageQueryDto): Promise<McpToolListDto> {
     const row = await this.servers.require(slug);
     const disabled = new Set(row.disabledTools);
     const tools = await this.asAdmin(actor, () => this.discovery.requireTools(row));
-    return {
-      items: tools.map((tool) => ({
+    // The server answers its whole list (cached per connection config): paged here, in name order.
+    return pageByKey(
+      tools,
+      query,
+      (tool) => [tool.name],
+      (tool) => ({
         name: tool.name,
         description: tool.description,
         input_schema: tool.inputSchema,
         enabled: !disabled.has(tool.name),
         ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
-      })),
-    };
+      }),
+      1,
+    );
   }
 
   /**

@@ -31,8 +31,17 @@ export type McpServerChanges = Partial<
 export class McpServersRepository {
   constructor(@InjectRepository(McpServerEntity) private readonly rows: Repository<McpServerEntity>) {}
 
-  listAll(): Promise<McpServerEntity[]> {
-    return this.rows.find({ order: { slug: 'ASC' } });
+  /** Up to `count` servers in slug order (byte order, as keyset cursors compare) after `afterSlug`. */
+  pageBySlug(options: {
+    enabledOnly: boolean;
+    afterSlug: string | null;
+    count: number;
+  }): Promise<McpServerEntity[]> {
+    const query = this.rows.createQueryBuilder('m').orderBy('m.slug COLLATE "C"', 'ASC').limit(options.count);
+    if (options.enabledOnly) query.andWhere('m.enabled');
+    if (options.afterSlug !== null)
+      query.andWhere('m.slug COLLATE "C" > :afterSlug', { afterSlug: options.afterSlug });
+    return query.getMany();
   }
 
   /** Read once per read-once scope (a run's assembly: the agent's `mcps` field and the tool loader). */

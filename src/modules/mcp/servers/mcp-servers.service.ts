@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
 import { roleAtLeast } from '../../../common/auth/user-role.js';
 import { DomainError } from '../../../common/errors/index.js';
+import { decodeKeyCursor, pageByKey } from '../../../common/pagination/key-cursor.js';
+import type { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
 import { SafeHttpClient } from '../../../common/http-safety/index.js';
 import { isReservedSlug } from '../builtin/builtin-mcp-servers.js';
 import { KnowledgeMcpEndpoint } from '../knowledge/knowledge-mcp-endpoint.js';
@@ -25,11 +27,22 @@ export class McpServersService {
     private readonly knowledge: KnowledgeMcpEndpoint,
   ) {}
 
-  async list(actor: AuthenticatedUser): Promise<McpServerListDto> {
-    if (!roleAtLeast(actor.role, 'admin')) {
-      return { items: (await this.repository.listEnabled()).map(summaryOf) };
-    }
-    return { items: (await this.repository.listAll()).map((row) => this.record(row)) };
+  /** Admins page every server (full records), users the enabled ones (summaries). */
+  async list(actor: AuthenticatedUser, query: PageQueryDto): Promise<McpServerListDto> {
+    const admin = roleAtLeast(actor.role, 'admin');
+    const after = query.cursor === undefined ? null : decodeKeyCursor(query.cursor, 1)[0];
+    const rows = await this.repository.pageBySlug({
+      enabledOnly: !admin,
+      afterSlug: after,
+      count: query.limit + 1,
+    });
+    return pageByKey(
+      rows,
+      query,
+      (row) => [row.slug],
+      (row) => (admin ? this.record(row) : summaryOf(row)),
+      1,
+    );
   }
 
   async get(slug: string): Promise<McpServerDto> {

@@ -17,6 +17,7 @@ export class SkillSummaryDto {
 
 export class SkillListDto {
   @ApiProperty({ type: [SkillSummaryDto] }) items: SkillSummaryDto[];
+  @ApiProperty({ type: String, nullable: true }) next_cursor: string | null;
 }
 
 export class SkillDto extends SkillSummaryDto {

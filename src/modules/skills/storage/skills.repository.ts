@@ -60,14 +60,36 @@ export class SkillsRepository {
   }
 
   private queryReadable(actor: ShareActor): Promise<SkillEntity[]> {
-    const query = this.rows.createQueryBuilder('s').orderBy('s.slug', 'ASC');
+    return this.readableQuery(actor).orderBy('s.slug', 'ASC').getMany();
+  }
+
+  /**
+   * A page of the readable skills in slug order (byte order, as keyset cursors compare): the first
+   * `count` whose slug comes after `afterSlug` (or equals it, when `inclusive`).
+   */
+  pageReadable(
+    actor: ShareActor,
+    after: { slug: string; inclusive: boolean } | null,
+    count: number,
+  ): Promise<SkillEntity[]> {
+    const query = this.readableQuery(actor).orderBy('s.slug COLLATE "C"', 'ASC').limit(count);
+    if (after !== null) {
+      query.andWhere(`s.slug COLLATE "C" ${after.inclusive ? '>=' : '>'} :afterSlug`, {
+        afterSlug: after.slug,
+      });
+    }
+    return query.getMany();
+  }
+
+  private readableQuery(actor: ShareActor) {
+    const query = this.rows.createQueryBuilder('s');
     if (actor.role !== 'superadmin') {
       query.andWhere(
         `(s.source_type = 'builtin' OR s.owner_id = :actorId OR ${scopeMemberSql('s.share_config', 'read_scope')} OR ${scopeMemberSql('s.share_config', 'manage_scope')})`,
         { actorId: actor.id, actorDepartment: actor.departmentId },
       );
     }
-    return query.getMany();
+    return query;
   }
 
   /** Slug and dependencies of every indexed skill: the graph that cycle checks walk. */

@@ -66,6 +66,7 @@ export class ArtifactDto {
 
 export class ArtifactListDto {
   @ApiProperty({ type: [ArtifactDto] }) items: ArtifactDto[];
+  @ApiProperty({ type: String, nullable: true }) next_cursor: string | null;
 }
 
 export class FileQueryDto {

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
 import { ToolDto, ToolListDto, ToolListQueryDto } from '../dto/tool.dto.js';
 import { ToolCatalog } from './tool-catalog.js';
@@ -14,6 +14,7 @@ export class ToolsController {
 
   @Get()
   @ApiOperation({ summary: 'The tool catalog, with availability; filter by category and tag' })
+  @ApiOkResponse({ type: ToolListDto })
   async list(@Query() query: ToolListQueryDto): Promise<ToolListDto> {
     return { items: await this.catalog.list(query) };
   }
