@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { GlobalExceptionFilter } from '../common/errors/index.js';
 import { jsonBodyParser } from '../common/http/json-body-parser.js';
 import { singleValuedQuery } from '../common/http/single-valued-query.js';
+import { storableUrl } from '../common/http/storable-url.js';
 import { requestContextMiddleware } from '../common/request-id/request-context.js';
 import { requestIdMiddleware } from '../common/request-id/request-id.js';
 import { createValidationPipe } from '../common/validation/validation.pipe.js';
@@ -38,6 +39,7 @@ export async function createHttpApp(
   app.use(requestIdMiddleware);
   app.use(jsonBodyParser(config.http.bodyLimitBytes));
   app.use(singleValuedQuery);
+  app.use(storableUrl);
   app.use(requestContextMiddleware);
   // The builtin knowledge MCP endpoint speaks MCP, not the REST API: it lives at `/mcp/knowledge`.
   app.setGlobalPrefix('api', { exclude: [{ path: KNOWLEDGE_MCP_PATH, method: RequestMethod.ALL }] });

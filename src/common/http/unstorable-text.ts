@@ -9,6 +9,11 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
 
 const MESSAGE = 'must not contain NUL characters or unpaired surrogates';
 
+export const isUnstorableText = (text: string): boolean => UNSTORABLE.test(text);
+
+/** The error entry for a field (a query key, `path`) holding such text. */
+export const unstorableField = (field: string): FieldError => ({ field, messages: [MESSAGE] });
+
 /** The paths (`config.tools.0`) of every string and key in a parsed JSON body that PostgreSQL cannot store. */
 export function unstorableTextFields(value: unknown, path = ''): FieldError[] {
   const here = path === '' ? 'body' : path;

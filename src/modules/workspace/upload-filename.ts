@@ -3,12 +3,14 @@ const REFUSED_CHARACTERS = new Set('<>:"|?*');
 
 function isKept(character: string): boolean {
   const code = character.codePointAt(0) ?? 0;
-  return code >= 0x20 && code !== 0x7f && !REFUSED_CHARACTERS.has(character);
+  // An unpaired surrogate (a code point of its own here) has no UTF-8 form to store.
+  const loneSurrogate = code >= 0xd800 && code <= 0xdfff;
+  return code >= 0x20 && code !== 0x7f && !loneSurrogate && !REFUSED_CHARACTERS.has(character);
 }
 
 /**
  * A client-sent file name reduced to one safe, visible name: only the part after the last `/` or `\`,
- * no control or shell-unfriendly characters, no leading dots (no hidden files, no `..`), at most
+ * no control (NUL included), unpaired surrogate or shell-unfriendly characters, no leading dots (no hidden files, no `..`), at most
  * 180 UTF-8 bytes with the extension kept.
  */
 export function sanitizeUploadFilename(raw: string): string {

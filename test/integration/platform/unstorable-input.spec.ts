@@ -107,4 +107,71 @@ describe('text PostgreSQL cannot store and null for optional fields', () => {
     expect(cleared.status).toBe(200);
     expect(cleared.body.description).toBeNull();
   });
+
+  /** A multipart body whose file part names itself only by an RFC 5987 `filename*` (as curl and browsers can). */
+  const multipartNamed = (encodedName: string, content: string) => {
+    const boundary = 'fuzzboundary7f3a';
+    const body = Buffer.from(
+      `--${boundary}\r\n` +
+        `Content-Disposition: form-data; name="file"; filename*=UTF-8''${encodedName}\r\n` +
+        'Content-Type: text/plain\r\n\r\n' +
+        `${content}\r\n--${boundary}--\r\n`,
+    );
+    return { body, type: `multipart/form-data; boundary=${boundary}` };
+  };
+
+  it('refuses a NUL in a query string or a route param with 400 before anything reaches PostgreSQL', async () => {
+    const kb = await ctx.http.post('/api/knowledge-bases').set(auth(admin)).send({ name: 'NUL probes' });
+    expect(kb.status).toBe(201);
+    const probes: [url: string, field: string][] = [
+      [`/api/knowledge-bases/${kb.body.kb_id}/files?query=%00`, 'query'],
+      [`/api/knowledge-bases/${kb.body.kb_id}/files?query=a%00b&limit=2`, 'query'],
+      ['/api/improvement-marks?agent_slug=%00', 'agent_slug'],
+      ['/api/system/mcp-servers/%00', 'path'],
+      ['/api/system/mcp-servers/a%00b/tools', 'path'],
+      ['/api/skills/x%00/tree', 'path'],
+      ['/api/threads?cursor=%00', 'cursor'],
+      ['/api/agents?include_subagents=%00', 'include_subagents'],
+    ];
+    for (const [url, field] of probes) {
+      const res = await ctx.http.get(url).set(auth(admin));
+      expect({ url, status: res.status, body: res.body }).toMatchObject({
+        url,
+        status: 400,
+        body: { code: 'common.validation_failed', details: { fields: [{ field }] } },
+      });
+    }
+    // A NUL as a query key is refused as well, and so is one in a write route's path.
+    const key = await ctx.http.get('/api/threads?a%00=1').set(auth(user));
+    expect(key.status).toBe(400);
+    const patched = await ctx.http.patch('/api/agents/x%00y').set(auth(admin)).send({ name: 'n' });
+    expect(patched.status).toBe(400);
+    expect(patched.body.code).toBe('common.validation_failed');
+  });
+
+  it('stores a knowledge-base upload named with a NUL or control characters under its sanitized name', async () => {
+    const kb = await ctx.http.post('/api/knowledge-bases').set(auth(admin)).send({ name: 'Named uploads' });
+    expect(kb.status).toBe(201);
+    for (const [encoded, stored] of [
+      ['a%00.txt', 'a.txt'],
+      ['..%2F..%2Fb%01%1F.md', 'b.md'],
+    ]) {
+      const { body, type } = multipartNamed(encoded, '# notes\n\ntext\n');
+      const res = await ctx.http
+        .post(`/api/knowledge-bases/${kb.body.kb_id}/files`)
+        .set(auth(admin))
+        .set('Content-Type', type)
+        .send(body);
+      expect({ encoded, status: res.status, filename: res.body.filename }).toEqual({
+        encoded,
+        status: 201,
+        filename: stored,
+      });
+      const [row] = await ctx.dataSource.query<{ filename: string }[]>(
+        `SELECT filename FROM knowledge_files WHERE id = $1`,
+        [res.body.file_id],
+      );
+      expect(row.filename).toBe(stored);
+    }
+  });
 });

@@ -70,6 +70,8 @@ describe('upload file names', () => {
     ['  spaced   name .txt  ', 'spaced name .txt'],
     ['a\0b\nc\u007f.txt', 'abc.txt'],
     ['what?<>|*:".md', 'what.md'],
+    ['x\ud800y\udc00.txt', 'xy.txt'],
+    ['pair 😀.txt', 'pair 😀.txt'],
     ['', 'upload'],
     ['/', 'upload'],
   ])('sanitises %j to %j', (raw, expected) => {

@@ -2,7 +2,6 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Queue } from 'bullmq';
-import { basename } from 'node:path';
 import { QueryFailedError, Repository } from 'typeorm';
 import { decodeCursor, toPage, type Page } from '../../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../../common/pagination/keyset.js';
@@ -10,6 +9,7 @@ import type { ShareActor } from '../../../common/sharing/index.js';
 import { enqueueOrFail } from '../../../queue/enqueue-or-fail.js';
 import { RedisClient } from '../../../redis/redis-client.js';
 import { isExtractableType } from '../../ocr/index.js';
+import { sanitizeUploadFilename } from '../../workspace/index.js';
 import { fileView } from '../bases/knowledge-base-view.js';
 import { KnowledgeBasesService } from '../bases/knowledge-bases.service.js';
 import type { KnowledgeFileDto, ListKnowledgeFilesQueryDto } from '../dto/knowledge-file.dto.js';
@@ -27,7 +27,6 @@ import type { UploadedTempFile } from './kb-upload.js';
 /** What a knowledge base accepts, by extension (csv and xlsx become tables). */
 export const KB_FILE_TYPES = ['md', 'markdown', 'txt', 'html', 'htm', 'pdf', 'docx', 'csv', 'xlsx'] as const;
 
-const MAX_FILENAME_CHARS = 255;
 const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
 /** Concurrent uploads of one name race for the next version; the loser tries the one after. */
@@ -39,11 +38,12 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 function nameAndType(originalname: string): { filename: string; fileType: string } {
   // multer decodes the multipart filename as latin1; clients send UTF-8.
   const decoded = Buffer.from(originalname, 'latin1').toString('utf8');
-  const filename = basename(decoded.replace(/\\/g, '/')).trim().slice(0, MAX_FILENAME_CHARS);
+  // As thread uploads: no directories, no NUL or other control characters, a bounded length.
+  const filename = sanitizeUploadFilename(decoded);
   const dot = filename.lastIndexOf('.');
   const fileType = dot > 0 ? filename.slice(dot + 1).toLowerCase() : '';
   const allowed = (KB_FILE_TYPES as readonly string[]).includes(fileType) && isExtractableType(fileType);
-  if (filename === '' || !allowed) throw KnowledgeErrors.unsupportedFileType(filename, KB_FILE_TYPES);
+  if (!allowed) throw KnowledgeErrors.unsupportedFileType(filename, KB_FILE_TYPES);
   return { filename, fileType };
 }
 
