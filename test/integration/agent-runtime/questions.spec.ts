@@ -52,7 +52,12 @@ describe('ask_user_question: a waiting point, answers, and the same run resuming
     const { threadId, runId } = await waitingRun();
     const point = await ctx.http.get(`/api/runs/${runId}/waiting-point`).set(auth(user));
     expect(point.status).toBe(200);
-    expect(point.body).toMatchObject({ run_id: runId, tool_call_id: 'call_ask', status: 'open' });
+    expect(point.body).toMatchObject({
+      run_id: runId,
+      kind: 'questions',
+      tool_call_id: 'call_ask',
+      status: 'open',
+    });
     expect(point.body.questions).toEqual([
       {
         question_id: 'q-1',
@@ -86,7 +91,7 @@ describe('ask_user_question: a waiting point, answers, and the same run resuming
     ]);
     const state = await ctx.http.get(`/api/threads/${threadId}/state`).set(auth(user));
     expect(state.body.active_run).toMatchObject({ id: runId, status: 'waiting' });
-    expect(state.body.waiting_point).toMatchObject({ id: point.body.id, status: 'open' });
+    expect(state.body.waiting_point).toMatchObject({ id: point.body.id, kind: 'questions', status: 'open' });
     const busy = await ctx.http
       .post(`/api/threads/${threadId}/runs`)
       .set(auth(user))
@@ -118,9 +123,11 @@ describe('ask_user_question: a waiting point, answers, and the same run resuming
     const statuses = stream.frames.filter((f) => f.event === 'status').map((f) => f.data.payload.status);
     expect(statuses).toEqual(['queued', 'running', 'waiting', 'queued', 'running', 'completed']);
     const waiting = stream.frames.find((f) => f.event === 'waiting');
-    expect(waiting?.data.payload).toMatchObject({
+    expect(waiting?.data.payload).toEqual({
       waiting_point_id: point.body.id,
+      kind: 'questions',
       tool_call_id: 'call_ask',
+      questions: point.body.questions,
     });
     const rows = await ctx.dataSource.query<{ status: string; answered_by: string }[]>(
       `SELECT status, answered_by FROM waiting_points WHERE run_id = $1`,

@@ -1,7 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject } from 'class-validator';
 import { RequestIdField } from '../../../common/idempotency/request-id.field.js';
-import type { WaitingPointEntity, WaitingPointStatus } from './waiting-point.entity.js';
+import {
+  WAITING_POINT_KIND,
+  type WaitingPointEntity,
+  type WaitingPointKind,
+  type WaitingPointStatus,
+} from './waiting-point.entity.js';
 
 export class SubmitAnswersDto {
   @ApiProperty({
@@ -20,6 +25,8 @@ export class SubmitAnswersDto {
 export class WaitingPointDto {
   @ApiProperty() id: string;
   @ApiProperty() run_id: string;
+  @ApiProperty({ enum: [WAITING_POINT_KIND], description: 'What the run waits for: answers to questions.' })
+  kind: WaitingPointKind;
   @ApiProperty() tool_call_id: string;
   @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } })
   questions: unknown[];
@@ -32,6 +39,7 @@ export class WaitingPointDto {
     return {
       id: point.id,
       run_id: point.runId,
+      kind: WAITING_POINT_KIND,
       tool_call_id: point.toolCallId,
       questions: point.questions,
       status: point.status,

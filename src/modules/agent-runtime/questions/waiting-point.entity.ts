@@ -12,6 +12,10 @@ import type { NormalizedQuestion } from './question-schema.js';
 import type { PointQuestion } from './turn-questions.js';
 
 export type WaitingPointStatus = 'open' | 'answered' | 'cancelled';
+
+/** What a waiting point waits for (`kind` in its events and reads): every point holds questions. */
+export const WAITING_POINT_KIND = 'questions';
+export type WaitingPointKind = typeof WAITING_POINT_KIND;
 export type Answers = Record<string, string | string[]>;
 
 /** A run waiting for the user's answers to `ask_user_question`: projected from the graph's interrupt. */

@@ -11,7 +11,7 @@ import type { RunEntity } from '../runs/run.entity.js';
 import { RunTransitions, type ParkResult } from '../runs/run-transitions.js';
 import { RunsErrors } from '../runs/runs.errors.js';
 import type { PointQuestion } from './turn-questions.js';
-import { WaitingPointEntity, type Answers } from './waiting-point.entity.js';
+import { WAITING_POINT_KIND, WaitingPointEntity, type Answers } from './waiting-point.entity.js';
 
 export type { ParkResult };
 
@@ -47,7 +47,15 @@ export class WaitingPoints {
         [run.id, run.threadId, toolCallId, JSON.stringify(questions)],
       );
       return [
-        { type: 'waiting', payload: { waiting_point_id: point.id, tool_call_id: toolCallId, questions } },
+        {
+          type: 'waiting',
+          payload: {
+            waiting_point_id: point.id,
+            kind: WAITING_POINT_KIND,
+            tool_call_id: toolCallId,
+            questions,
+          },
+        },
       ];
     });
   }

@@ -131,11 +131,12 @@ export class RunExecutor implements OnModuleInit {
       withReadOnceScope(() => this.prepareAndAssemble(run, leaseToken)),
       this.threads.projectOfThread(run.threadId),
     ]);
-    const { executable, runTools, sourceUnavailable } = assembled;
-    if (sourceUnavailable.length > 0) {
+    // Every tool or source left out (an MCP server down, web tools not configured): one event each.
+    const { executable, runTools, unavailable } = assembled;
+    if (unavailable.length > 0) {
       await this.events.emit(
         run.id,
-        sourceUnavailable.map((component) => ({ type: 'unavailable' as const, payload: { ...component } })),
+        unavailable.map((component) => ({ type: 'unavailable' as const, payload: { ...component } })),
         { leaseToken },
       );
     }
