@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { ErrorEnvelopeDto } from '../common/errors/index.js';
+import { declaredErrorCodes, ErrorEnvelopeDto } from '../common/errors/index.js';
+import { documentErrorCodes } from '../common/swagger/error-catalog-document.js';
 
 /**
  * Swagger UI at /api/docs and the OpenAPI JSON at /api/docs-json. The document is built at the first
@@ -20,6 +21,11 @@ export function setupSwagger(app: INestApplication): void {
       description: 'A JWT from POST /api/auth/token or an API key (yxk_…)',
     })
     .build();
-  const document = () => SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelopeDto] });
+  // Every module is loaded by now, so every declared code is known.
+  const document = () =>
+    documentErrorCodes(
+      SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelopeDto] }),
+      declaredErrorCodes(),
+    );
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
 }

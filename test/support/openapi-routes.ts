@@ -24,8 +24,12 @@ interface OpenApiDocument {
 
 interface RawOperation {
   parameters?: { name: string; in: string }[];
+  security?: unknown[];
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
-  responses?: Record<string, { description?: string; content?: Record<string, { schema: JsonSchema }> }>;
+  responses?: Record<
+    string,
+    { description?: string; content?: Record<string, { schema: JsonSchema }>; 'x-error-codes'?: string[] }
+  >;
 }
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -42,8 +46,10 @@ export interface ApiOperation {
   multipart: boolean;
   /** The JSON schema of the success response (200/201/202) with `$ref`/`allOf` resolved, if documented. */
   okBody: JsonSchema | null;
-  /** Every documented response: status → its description (where the error codes are listed). */
-  responses: Record<string, string>;
+  /** The documented error codes by status (`x-error-codes` of each error response). */
+  errorCodes: Record<string, string[]>;
+  /** Whether the route takes a bearer token. */
+  secured: boolean;
 }
 
 const METHODS: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
@@ -74,9 +80,12 @@ export async function apiOperations(ctx: TestContext): Promise<ApiOperation[]> {
         jsonBody: json === undefined ? null : resolve(json.schema),
         multipart: content['multipart/form-data'] !== undefined,
         okBody: ok === undefined ? null : resolve(ok.schema),
-        responses: Object.fromEntries(
-          Object.entries(responses).map(([status, response]) => [status, response.description ?? '']),
+        errorCodes: Object.fromEntries(
+          Object.entries(responses).flatMap(([status, response]) =>
+            response['x-error-codes'] === undefined ? [] : [[status, response['x-error-codes']]],
+          ),
         ),
+        secured: (operation.security ?? []).length > 0,
       };
     }),
   );

@@ -1,10 +1,12 @@
+import { declareErrorCodes } from '../errors/error-code-catalog.js';
+
 /**
  * The `auth.*` codes: how a request's authentication or authorization failed. They sit here, not in the
  * auth module, because infrastructure names them too (the fallback for Nest's own 401/403 in
  * `to-domain-error.ts`, the Swagger defaults) and infrastructure imports no module. The auth module
  * builds its errors (`AuthErrors`) from them.
  */
-export const AuthErrorCode = {
+export const AuthErrorCode = declareErrorCodes({
   MISSING_CREDENTIALS: 'auth.missing_credentials',
   INVALID_CREDENTIALS: 'auth.invalid_credentials',
   INVALID_TOKEN: 'auth.invalid_token',
@@ -17,5 +19,5 @@ export const AuthErrorCode = {
   /** A 401 raised by Nest itself rather than by the auth guards. */
   UNAUTHENTICATED: 'auth.unauthenticated',
   FORBIDDEN: 'auth.forbidden',
-} as const;
+} as const);
 export type AuthErrorCode = (typeof AuthErrorCode)[keyof typeof AuthErrorCode];

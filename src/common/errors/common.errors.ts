@@ -1,11 +1,12 @@
 import { DomainError } from './domain-error.js';
+import { declareErrorCodes } from './error-code-catalog.js';
 
 export interface FieldError {
   field: string;
   messages: string[];
 }
 
-export const CommonErrorCode = {
+export const CommonErrorCode = declareErrorCodes({
   VALIDATION_FAILED: 'common.validation_failed',
   MALFORMED_JSON: 'common.malformed_json',
   PAYLOAD_TOO_LARGE: 'common.payload_too_large',
@@ -21,7 +22,7 @@ export const CommonErrorCode = {
   UNSUPPORTED_MEDIA_TYPE: 'common.unsupported_media_type',
   UNPROCESSABLE: 'common.unprocessable',
   RATE_LIMITED: 'common.rate_limited',
-} as const;
+} as const);
 export type CommonErrorCode = (typeof CommonErrorCode)[keyof typeof CommonErrorCode];
 
 export const CommonErrors = {

@@ -1,4 +1,5 @@
 import { DomainError } from '../errors/domain-error.js';
+import { declareErrorCodes } from '../errors/error-code-catalog.js';
 import { redactUrl } from './redact-url.js';
 
 export type UrlRefusalReason =
@@ -16,13 +17,13 @@ const REASON_TEXT: Record<UrlRefusalReason, string> = {
   cross_origin_body_redirect: 'a 307/308 redirect to another origin would re-send the request body there',
 };
 
-export const HttpSafetyErrorCode = {
+export const HttpSafetyErrorCode = declareErrorCodes({
   URL_NOT_ALLOWED: 'http_safety.url_not_allowed',
   TOO_MANY_REDIRECTS: 'http_safety.too_many_redirects',
   TIMEOUT: 'http_safety.timeout',
   RESPONSE_TOO_LARGE: 'http_safety.response_too_large',
   CONNECTION_FAILED: 'http_safety.connection_failed',
-} as const;
+} as const);
 export type HttpSafetyErrorCode = (typeof HttpSafetyErrorCode)[keyof typeof HttpSafetyErrorCode];
 
 export const HttpSafetyErrors = {

@@ -7,12 +7,15 @@ import { isUnstorableText, unstorableField } from './unstorable-text.js';
 /**
  * Route params and query fields become SQL parameters (a slug looked up, a name filter), and PostgreSQL
  * refuses NUL in text: a `%00` anywhere in the URL → 400 `common.validation_failed` for every route,
- * before routing. Params are not known yet here, so the decoded path segments stand for them
- * (field `path`); query keys and values name their key.
+ * before routing. Params are not known yet here, so the decoded path segments stand for them (field
+ * `path`; a segment that is not percent-encoded UTF-8 too); query keys and values name their key.
  */
 export const storableUrl: RequestHandler = (req, res, next) => {
   const fields: FieldError[] = [];
-  if (req.path.split('/').some((segment) => isUnstorableText(decodeSegment(segment)))) {
+  const segments = req.path.split('/').map(decodeSegment);
+  if (segments.includes(null)) {
+    fields.push({ field: 'path', messages: ['must be percent-encoded UTF-8'] });
+  } else if (segments.some((segment) => isUnstorableText(segment ?? ''))) {
     fields.push(unstorableField('path'));
   }
   // After singleValuedQuery: every value is one string.
@@ -25,11 +28,10 @@ export const storableUrl: RequestHandler = (req, res, next) => {
   sendErrorResponse(res, CommonErrors.validationFailed(fields), requestIdOf(req));
 };
 
-/** A malformed escape is left to the router, which answers it. */
-function decodeSegment(segment: string): string {
+function decodeSegment(segment: string): string | null {
   try {
     return decodeURIComponent(segment);
   } catch {
-    return '';
+    return null;
   }
 }

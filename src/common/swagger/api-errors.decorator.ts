@@ -8,7 +8,7 @@ import { ErrorEnvelopeDto } from '../errors/error-envelope.dto.js';
 /** A code as the descriptions show it. */
 const shown = (...codes: ErrorCode[]) => codes.map((c) => `\`${c}\``).join(', ');
 
-const DESCRIPTIONS: Record<number, string> = {
+export const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: `Malformed input (${shown(CommonErrorCode.VALIDATION_FAILED)} with \`details.fields\`, unknown fields included).`,
   401: `No or invalid credentials (${shown(
     AuthErrorCode.MISSING_CREDENTIALS,
@@ -28,6 +28,13 @@ const DESCRIPTIONS: Record<number, string> = {
   503: `A dependency is down (${shown(CommonErrorCode.DEPENDENCY_UNAVAILABLE)}).`,
 };
 
+/** A status's generic text, then the codes it does not name already. */
+export function errorDescription(status: number, codes: readonly ErrorCode[]): string {
+  const generic = ERROR_DESCRIPTIONS[status] ?? 'Error';
+  const more = codes.filter((code) => !generic.includes(`\`${code}\``));
+  return more.length === 0 ? generic : `${generic} Codes: ${shown(...more)}.`;
+}
+
 /** A status, or a status with the stable error codes (each module's `*ErrorCode` constants) it answers with. */
 export type ErrorSpec = number | [status: number, ...codes: ErrorCode[]];
 
@@ -36,9 +43,7 @@ export function ApiErrors(...specs: ErrorSpec[]): MethodDecorator & ClassDecorat
   return applyDecorators(
     ...specs.map((spec) => {
       const [status, ...codes] = typeof spec === 'number' ? [spec] : spec;
-      const generic = DESCRIPTIONS[status] ?? 'Error';
-      const description = codes.length === 0 ? generic : `${generic} Codes: ${shown(...codes)}.`;
-      return ApiResponse({ status, description, type: ErrorEnvelopeDto });
+      return ApiResponse({ status, description: errorDescription(status, codes), type: ErrorEnvelopeDto });
     }),
   );
 }

@@ -1,8 +1,8 @@
-import { DomainError } from '../../common/errors/index.js';
+import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
-export const ArtifactsErrorCode = {
+export const ArtifactsErrorCode = declareErrorCodes({
   PATH_REFUSED: 'artifacts.path_refused',
-} as const;
+} as const);
 export type ArtifactsErrorCode = (typeof ArtifactsErrorCode)[keyof typeof ArtifactsErrorCode];
 
 export const ArtifactsErrors = {

@@ -1,11 +1,11 @@
 import { AuthErrorCode } from '../../common/auth/auth.errors.js';
-import { CommonErrorCode, DomainError } from '../../common/errors/index.js';
+import { CommonErrorCode, DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
-export const ApiKeysErrorCode = {
+export const ApiKeysErrorCode = declareErrorCodes({
   REPLAY_UNAVAILABLE: 'api_keys.replay_unavailable',
   REVOKED: 'api_keys.revoked',
   NOT_FOUND: 'api_keys.not_found',
-} as const;
+} as const);
 export type ApiKeysErrorCode = (typeof ApiKeysErrorCode)[keyof typeof ApiKeysErrorCode];
 
 export const AuthErrors = {

@@ -1,11 +1,11 @@
-import { DomainError } from '../../common/errors/index.js';
+import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
-export const ImprovementMarksErrorCode = {
+export const ImprovementMarksErrorCode = declareErrorCodes({
   NOT_FOUND: 'improvement_marks.not_found',
   RUN_CONTEXT_MISSING: 'improvement_marks.run_context_missing',
   RUN_MISMATCH: 'improvement_marks.run_mismatch',
   CONFLICT: 'improvement_marks.conflict',
-} as const;
+} as const);
 export type ImprovementMarksErrorCode =
   (typeof ImprovementMarksErrorCode)[keyof typeof ImprovementMarksErrorCode];
 

@@ -1,7 +1,7 @@
-import { DomainError } from '../../common/errors/index.js';
+import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
 /** Stable error codes of the MCP module (API.md "MCP servers"). */
-export const McpErrorCode = {
+export const McpErrorCode = declareErrorCodes({
   NOT_FOUND: 'mcp.server_not_found',
   TOOL_NOT_FOUND: 'mcp.tool_not_found',
   SLUG_TAKEN: 'mcp.slug_taken',
@@ -17,7 +17,7 @@ export const McpErrorCode = {
   TOOL_ERROR: 'mcp.tool_error',
   TOOL_DISABLED: 'mcp.tool_disabled',
   HEADER_UNREADABLE: 'mcp.header_unreadable',
-} as const;
+} as const);
 
 export type McpErrorCode = (typeof McpErrorCode)[keyof typeof McpErrorCode];
 

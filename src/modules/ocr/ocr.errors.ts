@@ -1,4 +1,4 @@
-import { DomainError } from '../../common/errors/index.js';
+import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
 /** Echoed back in errors; long inputs are cut so an error cannot be used to amplify output. */
 const shown = (text: string): string => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
@@ -13,7 +13,7 @@ const UNSUPPORTED_HINTS: Readonly<Record<string, string>> = {
   damaged_zip: 'It looks like a ZIP archive (as Office documents are) but cannot be read: it may be damaged.',
 };
 
-export const OcrErrorCode = {
+export const OcrErrorCode = declareErrorCodes({
   DISABLED: 'ocr.disabled',
   ENGINE_UNAVAILABLE: 'ocr.engine_unavailable',
   UNSUPPORTED_TYPE: 'ocr.unsupported_type',
@@ -26,7 +26,7 @@ export const OcrErrorCode = {
   NO_TEXT: 'ocr.no_text',
   OUTPUT_NAMES_EXHAUSTED: 'ocr.output_names_exhausted',
   REMOTE_FAILED: 'ocr.remote_failed',
-} as const;
+} as const);
 export type OcrErrorCode = (typeof OcrErrorCode)[keyof typeof OcrErrorCode];
 
 /** Stable `ocr.*` codes the model and clients can act on. */

@@ -1,13 +1,13 @@
-import { CommonErrorCode, DomainError } from '../../common/errors/index.js';
+import { CommonErrorCode, DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
 /** The multipart limits an upload can exceed, as named in `details.limit`. */
 export type UploadFormLimit = 'fields' | 'field_size' | 'field_name_size' | 'parts';
 
-export const ThreadsErrorCode = {
+export const ThreadsErrorCode = declareErrorCodes({
   NOT_FOUND: 'threads.not_found',
   UNKNOWN_AGENT: 'threads.unknown_agent',
   AGENT_DELETED: 'threads.agent_deleted',
-} as const;
+} as const);
 export type ThreadsErrorCode = (typeof ThreadsErrorCode)[keyof typeof ThreadsErrorCode];
 
 export const ThreadsErrors = {

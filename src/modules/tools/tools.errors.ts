@@ -1,6 +1,6 @@
-import { DomainError, type ErrorCode } from '../../common/errors/index.js';
+import { DomainError, type ErrorCode, declareErrorCodes } from '../../common/errors/index.js';
 
-export const ToolsErrorCode = {
+export const ToolsErrorCode = declareErrorCodes({
   NOT_FOUND: 'tools.not_found',
   DUPLICATE_NAME: 'tools.duplicate_name',
   NOT_EXECUTABLE: 'tools.not_executable',
@@ -12,7 +12,7 @@ export const ToolsErrorCode = {
   CANCELLED: 'tools.cancelled',
   FAILED: 'tools.failed',
   NAME_CONFLICT: 'tools.name_conflict',
-} as const;
+} as const);
 export type ToolsErrorCode = (typeof ToolsErrorCode)[keyof typeof ToolsErrorCode];
 
 export const ToolsErrors = {

@@ -1,18 +1,18 @@
-import { DomainError } from '../../common/errors/index.js';
+import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
-export const UsersErrorCode = {
+export const UsersErrorCode = declareErrorCodes({
   NOT_FOUND: 'users.not_found',
   USERNAME_TAKEN: 'users.username_taken',
   ROLE_GRANT_FORBIDDEN: 'users.role_grant_forbidden',
   MANAGE_FORBIDDEN: 'users.manage_forbidden',
   LAST_SUPERADMIN: 'users.last_superadmin',
   UNKNOWN_DEPARTMENT: 'users.unknown_department',
-} as const;
+} as const);
 export type UsersErrorCode = (typeof UsersErrorCode)[keyof typeof UsersErrorCode];
 
-export const DepartmentsErrorCode = {
+export const DepartmentsErrorCode = declareErrorCodes({
   NAME_TAKEN: 'departments.name_taken',
-} as const;
+} as const);
 export type DepartmentsErrorCode = (typeof DepartmentsErrorCode)[keyof typeof DepartmentsErrorCode];
 
 export const UsersErrors = {

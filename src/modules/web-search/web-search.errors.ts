@@ -1,8 +1,8 @@
-import { DomainError } from '../../common/errors/index.js';
+import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 import { HttpSafetyErrorCode } from '../../common/http-safety/index.js';
 
 /** Stable `web_search.*` codes (the tools' errors and the settings API's). */
-export const WebSearchErrorCode = {
+export const WebSearchErrorCode = declareErrorCodes({
   NOT_CONFIGURED: 'web_search.not_configured',
   PROVIDER_NOT_CONFIGURED: 'web_search.provider_not_configured',
   PROVIDER_NOT_SUPPORTED: 'web_search.provider_not_supported',
@@ -15,7 +15,7 @@ export const WebSearchErrorCode = {
   VENDOR_BAD_RESPONSE: 'web_search.vendor_bad_response',
   FETCH_NO_CONTENT: 'web_search.fetch_no_content',
   KEY_UNREADABLE: 'web_search.key_unreadable',
-} as const;
+} as const);
 
 export type WebSearchErrorCode = (typeof WebSearchErrorCode)[keyof typeof WebSearchErrorCode];
 /** What a vendor call can fail with (the settings test reports these in `error`). */

@@ -1,4 +1,4 @@
-import { DomainError } from '../../common/errors/index.js';
+import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
 /**
  * Why a path was refused. Tools show it to the model; the HTTP side maps it to 400 (syntax that never
@@ -25,7 +25,7 @@ const REFUSAL_MESSAGES: Record<PathRefusal, string> = {
   not_a_workdir: 'is not a project workdir (/home/gem/user-data/workdir/<project>/)',
 };
 
-export const WorkspaceErrorCode = {
+export const WorkspaceErrorCode = declareErrorCodes({
   PATH_NOT_ALLOWED: 'workspace.path_not_allowed',
   NOT_FOUND: 'workspace.not_found',
   NOT_A_FILE: 'workspace.not_a_file',
@@ -41,7 +41,7 @@ export const WorkspaceErrorCode = {
   INVALID_PROJECT: 'workspace.invalid_project',
   QUOTA_EXCEEDED: 'workspace.quota_exceeded',
   NAMES_EXHAUSTED: 'workspace.names_exhausted',
-} as const;
+} as const);
 export type WorkspaceErrorCode = (typeof WorkspaceErrorCode)[keyof typeof WorkspaceErrorCode];
 
 /** Echoed back in errors; long inputs are cut so an error cannot be used to amplify output. */

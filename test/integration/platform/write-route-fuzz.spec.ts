@@ -36,6 +36,7 @@ describe('hostile bodies on every write route', () => {
     expect(writeRoutes.length).toBeGreaterThan(10);
     const serverErrors: Failure[] = [];
     const notEnvelopes: Failure[] = [];
+    const undocumented = new Set<string>();
     let sent = 0;
     for (const op of writeRoutes) {
       const request = describeOperation(op);
@@ -59,6 +60,9 @@ describe('hostile bodies on every write route', () => {
         const keys = Object.keys((res.body ?? {}) as object).sort();
         if (res.status >= 400 && JSON.stringify(keys) !== JSON.stringify(ENVELOPE_KEYS))
           notEnvelopes.push(failure);
+        const code = (res.body as { code?: string } | null)?.code;
+        if (res.status >= 400 && code !== undefined && !(op.errorCodes[res.status] ?? []).includes(code))
+          undocumented.add(`${request} ${res.status} ${code}`);
       }
     }
     console.log(
@@ -67,6 +71,8 @@ describe('hostile bodies on every write route', () => {
     expect(sent).toBeGreaterThan(500);
     expect(serverErrors).toEqual([]);
     expect(notEnvelopes).toEqual([]);
+    // What a route answered is what its Swagger says it may answer.
+    expect([...undocumented]).toEqual([]);
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
     expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
     // Over a thousand requests, a few of them megabyte-sized, on a shared 2-core machine.
@@ -153,6 +159,7 @@ describe('hostile query strings and route params on every route', () => {
   it('never answers 5xx, answers errors in the envelope, and never pollutes Object.prototype', async () => {
     const serverErrors: Failure[] = [];
     const notEnvelopes: Failure[] = [];
+    const undocumented = new Set<string>();
     let sent = 0;
     const send = async (op: ApiOperation, path: string, label: string) => {
       const body =
@@ -171,6 +178,10 @@ describe('hostile query strings and route params on every route', () => {
       const keys = Object.keys(answer.body ?? {}).sort();
       if (answer.status >= 400 && JSON.stringify(keys) !== JSON.stringify(ENVELOPE_KEYS))
         notEnvelopes.push(failure);
+      // What a route answered is what its Swagger says it may answer.
+      const code = (answer.body as { code?: string } | null)?.code;
+      if (answer.status >= 400 && code !== undefined && !(op.errorCodes[answer.status] ?? []).includes(code))
+        undocumented.add(`${describeOperation(op)} ${answer.status} ${code}`);
     };
     for (const op of routes) {
       const path = fixtures.pathOf(op);
@@ -199,6 +210,7 @@ describe('hostile query strings and route params on every route', () => {
     expect(sent).toBeGreaterThan(2_000);
     expect(serverErrors).toEqual([]);
     expect(notEnvelopes).toEqual([]);
+    expect([...undocumented]).toEqual([]);
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
     expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
   }, 600_000);

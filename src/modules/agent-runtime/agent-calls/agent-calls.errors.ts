@@ -1,8 +1,8 @@
-import { DomainError } from '../../../common/errors/index.js';
+import { DomainError, declareErrorCodes } from '../../../common/errors/index.js';
 
-export const AgentCallsErrorCode = {
+export const AgentCallsErrorCode = declareErrorCodes({
   THREAD_AGENT_MISMATCH: 'agent_calls.thread_agent_mismatch',
-} as const;
+} as const);
 export type AgentCallsErrorCode = (typeof AgentCallsErrorCode)[keyof typeof AgentCallsErrorCode];
 
 export const AgentCallsErrors = {

@@ -1,4 +1,4 @@
-import { DomainError } from '../../../common/errors/index.js';
+import { DomainError, declareErrorCodes } from '../../../common/errors/index.js';
 
 /** What the run records when the model cannot answer. Details carry no provider message or credential. */
 export interface ModelFailureDetails {
@@ -13,13 +13,13 @@ export interface ModelFailureDetails {
 
 const retryAfter = (details: ModelFailureDetails) => details.retry_after_seconds;
 
-export const ModelsErrorCode = {
+export const ModelsErrorCode = declareErrorCodes({
   RATE_LIMITED: 'models.rate_limited',
   UNAVAILABLE: 'models.unavailable',
   BAD_REQUEST: 'models.bad_request',
   AUTH_FAILED: 'models.auth_failed',
   NOT_CONFIGURED: 'models.not_configured',
-} as const;
+} as const);
 export type ModelsErrorCode = (typeof ModelsErrorCode)[keyof typeof ModelsErrorCode];
 
 export const ModelErrors = {

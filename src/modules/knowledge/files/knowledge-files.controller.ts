@@ -83,7 +83,7 @@ export class KnowledgeFilesController {
   @Get(':file_id')
   @ApiOperation({ summary: 'One file: status (`pending|parsing|indexed|failed`) and error' })
   @ApiOkResponse({ type: KnowledgeFileDto })
-  @ApiErrors([404, KnowledgeErrorCode.FILE_NOT_FOUND])
+  @ApiErrors([404, KnowledgeErrorCode.NOT_FOUND, KnowledgeErrorCode.FILE_NOT_FOUND])
   get(
     @CurrentUser() actor: AuthenticatedUser,
     @Param('kb_id', uuidParam('kb_id')) kbId: string,
@@ -95,7 +95,10 @@ export class KnowledgeFilesController {
   @Delete(':file_id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a file and its chunks (managers)' })
-  @ApiErrors([403, KnowledgeErrorCode.MANAGE_FORBIDDEN], [404, KnowledgeErrorCode.FILE_NOT_FOUND])
+  @ApiErrors(
+    [403, KnowledgeErrorCode.MANAGE_FORBIDDEN],
+    [404, KnowledgeErrorCode.NOT_FOUND, KnowledgeErrorCode.FILE_NOT_FOUND],
+  )
   remove(
     @CurrentUser() actor: AuthenticatedUser,
     @Param('kb_id', uuidParam('kb_id')) kbId: string,
