@@ -6,7 +6,7 @@ import { declareErrorCodes } from '../errors/error-code-catalog.js';
  * `to-domain-error.ts`, the Swagger defaults) and infrastructure imports no module. The auth module
  * builds its errors (`AuthErrors`) from them.
  */
-export const AuthErrorCode = declareErrorCodes({
+export const AuthErrorCode = {
   MISSING_CREDENTIALS: 'auth.missing_credentials',
   INVALID_CREDENTIALS: 'auth.invalid_credentials',
   INVALID_TOKEN: 'auth.invalid_token',
@@ -19,5 +19,6 @@ export const AuthErrorCode = declareErrorCodes({
   /** A 401 raised by Nest itself rather than by the auth guards. */
   UNAUTHENTICATED: 'auth.unauthenticated',
   FORBIDDEN: 'auth.forbidden',
-} as const);
+} as const;
 export type AuthErrorCode = (typeof AuthErrorCode)[keyof typeof AuthErrorCode];
+declareErrorCodes(AuthErrorCode);

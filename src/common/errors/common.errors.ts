@@ -6,7 +6,7 @@ export interface FieldError {
   messages: string[];
 }
 
-export const CommonErrorCode = declareErrorCodes({
+export const CommonErrorCode = {
   VALIDATION_FAILED: 'common.validation_failed',
   MALFORMED_JSON: 'common.malformed_json',
   PAYLOAD_TOO_LARGE: 'common.payload_too_large',
@@ -22,8 +22,9 @@ export const CommonErrorCode = declareErrorCodes({
   UNSUPPORTED_MEDIA_TYPE: 'common.unsupported_media_type',
   UNPROCESSABLE: 'common.unprocessable',
   RATE_LIMITED: 'common.rate_limited',
-} as const);
+} as const;
 export type CommonErrorCode = (typeof CommonErrorCode)[keyof typeof CommonErrorCode];
+declareErrorCodes(CommonErrorCode);
 
 export const CommonErrors = {
   validationFailed: (fields: FieldError[]) =>

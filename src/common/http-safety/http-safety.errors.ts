@@ -17,14 +17,15 @@ const REASON_TEXT: Record<UrlRefusalReason, string> = {
   cross_origin_body_redirect: 'a 307/308 redirect to another origin would re-send the request body there',
 };
 
-export const HttpSafetyErrorCode = declareErrorCodes({
+export const HttpSafetyErrorCode = {
   URL_NOT_ALLOWED: 'http_safety.url_not_allowed',
   TOO_MANY_REDIRECTS: 'http_safety.too_many_redirects',
   TIMEOUT: 'http_safety.timeout',
   RESPONSE_TOO_LARGE: 'http_safety.response_too_large',
   CONNECTION_FAILED: 'http_safety.connection_failed',
-} as const);
+} as const;
 export type HttpSafetyErrorCode = (typeof HttpSafetyErrorCode)[keyof typeof HttpSafetyErrorCode];
+declareErrorCodes(HttpSafetyErrorCode);
 
 export const HttpSafetyErrors = {
   urlNotAllowed: (url: string | URL, reason: UrlRefusalReason) => {

@@ -1,7 +1,7 @@
 import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 import type { ResourceField } from './config/agent-config.js';
 
-export const AgentsErrorCode = declareErrorCodes({
+export const AgentsErrorCode = {
   NOT_FOUND: 'agents.not_found',
   MANAGE_FORBIDDEN: 'agents.manage_forbidden',
   BUILTIN_IMMUTABLE: 'agents.builtin_immutable',
@@ -11,8 +11,9 @@ export const AgentsErrorCode = declareErrorCodes({
   MANAGE_SCOPE_OUTSIDE_READ_SCOPE: 'agents.manage_scope_outside_read_scope',
   /** A run's user may no longer use its agent: the run ends (see `RunAuthorization`). */
   ACCESS_REVOKED: 'agents.access_revoked',
-} as const);
+} as const;
 export type AgentsErrorCode = (typeof AgentsErrorCode)[keyof typeof AgentsErrorCode];
+declareErrorCodes(AgentsErrorCode);
 
 export const AgentsErrors = {
   /** Also for agents the caller may not read: their existence is not revealed. */

@@ -1,9 +1,10 @@
 import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
-export const ArtifactsErrorCode = declareErrorCodes({
+export const ArtifactsErrorCode = {
   PATH_REFUSED: 'artifacts.path_refused',
-} as const);
+} as const;
 export type ArtifactsErrorCode = (typeof ArtifactsErrorCode)[keyof typeof ArtifactsErrorCode];
+declareErrorCodes(ArtifactsErrorCode);
 
 export const ArtifactsErrors = {
   /** A path `present_artifacts` cannot show; `reason` tells the model why. */

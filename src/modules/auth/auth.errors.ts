@@ -1,12 +1,13 @@
 import { AuthErrorCode } from '../../common/auth/auth.errors.js';
 import { CommonErrorCode, DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
-export const ApiKeysErrorCode = declareErrorCodes({
+export const ApiKeysErrorCode = {
   REPLAY_UNAVAILABLE: 'api_keys.replay_unavailable',
   REVOKED: 'api_keys.revoked',
   NOT_FOUND: 'api_keys.not_found',
-} as const);
+} as const;
 export type ApiKeysErrorCode = (typeof ApiKeysErrorCode)[keyof typeof ApiKeysErrorCode];
+declareErrorCodes(ApiKeysErrorCode);
 
 export const AuthErrors = {
   missingCredentials: () =>

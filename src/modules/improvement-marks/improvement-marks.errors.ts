@@ -1,11 +1,12 @@
 import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
-export const ImprovementMarksErrorCode = declareErrorCodes({
+export const ImprovementMarksErrorCode = {
   NOT_FOUND: 'improvement_marks.not_found',
   RUN_CONTEXT_MISSING: 'improvement_marks.run_context_missing',
   RUN_MISMATCH: 'improvement_marks.run_mismatch',
   CONFLICT: 'improvement_marks.conflict',
-} as const);
+} as const;
+declareErrorCodes(ImprovementMarksErrorCode);
 export type ImprovementMarksErrorCode =
   (typeof ImprovementMarksErrorCode)[keyof typeof ImprovementMarksErrorCode];
 

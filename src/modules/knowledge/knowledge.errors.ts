@@ -1,6 +1,6 @@
 import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
-export const KnowledgeErrorCode = declareErrorCodes({
+export const KnowledgeErrorCode = {
   /** Also for knowledge bases the caller may not read: their existence is not revealed. */
   NOT_FOUND: 'knowledge.not_found',
   /** A file that does not exist in this knowledge base (or whose knowledge base the caller cannot read). */
@@ -17,8 +17,9 @@ export const KnowledgeErrorCode = declareErrorCodes({
   /** Knowledge is switched off (`PUT /api/system/settings/knowledge {enabled:false}`). */
   UNAVAILABLE: 'knowledge.unavailable',
   EMBEDDINGS_FAILED: 'knowledge.embeddings_failed',
-} as const);
+} as const;
 export type KnowledgeErrorCode = (typeof KnowledgeErrorCode)[keyof typeof KnowledgeErrorCode];
+declareErrorCodes(KnowledgeErrorCode);
 
 /** Echoed back in errors; long inputs are cut so an error cannot be used to amplify output. */
 const shown = (text: string): string => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
@@ -82,7 +83,7 @@ export const KnowledgeErrors = {
 };
 
 /** Codes of the builtin knowledge MCP endpoint and its tools (`mcp-server/`, `delegation/`). */
-export const KnowledgeMcpErrorCode = declareErrorCodes({
+export const KnowledgeMcpErrorCode = {
   /** No delegation token, or one that is forged, expired or meant for another audience (401). */
   DELEGATION_INVALID: 'knowledge.delegation_invalid',
   /** A `Host` or `Origin` the endpoint does not answer (DNS rebinding, browsers) (403). */
@@ -92,8 +93,9 @@ export const KnowledgeMcpErrorCode = declareErrorCodes({
   INVALID_PATTERN: 'knowledge.invalid_pattern',
   /** A regular expression that did not finish within its time budget. */
   SEARCH_TIMEOUT: 'knowledge.search_timeout',
-} as const);
+} as const;
 export type KnowledgeMcpErrorCode = (typeof KnowledgeMcpErrorCode)[keyof typeof KnowledgeMcpErrorCode];
+declareErrorCodes(KnowledgeMcpErrorCode);
 
 export const KnowledgeMcpErrors = {
   delegationInvalid: () =>

@@ -1,7 +1,7 @@
 import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
 /** Stable error codes of the MCP module (API.md "MCP servers"). */
-export const McpErrorCode = declareErrorCodes({
+export const McpErrorCode = {
   NOT_FOUND: 'mcp.server_not_found',
   TOOL_NOT_FOUND: 'mcp.tool_not_found',
   SLUG_TAKEN: 'mcp.slug_taken',
@@ -17,7 +17,8 @@ export const McpErrorCode = declareErrorCodes({
   TOOL_ERROR: 'mcp.tool_error',
   TOOL_DISABLED: 'mcp.tool_disabled',
   HEADER_UNREADABLE: 'mcp.header_unreadable',
-} as const);
+} as const;
+declareErrorCodes(McpErrorCode);
 
 export type McpErrorCode = (typeof McpErrorCode)[keyof typeof McpErrorCode];
 

@@ -13,7 +13,7 @@ const UNSUPPORTED_HINTS: Readonly<Record<string, string>> = {
   damaged_zip: 'It looks like a ZIP archive (as Office documents are) but cannot be read: it may be damaged.',
 };
 
-export const OcrErrorCode = declareErrorCodes({
+export const OcrErrorCode = {
   DISABLED: 'ocr.disabled',
   ENGINE_UNAVAILABLE: 'ocr.engine_unavailable',
   UNSUPPORTED_TYPE: 'ocr.unsupported_type',
@@ -26,8 +26,9 @@ export const OcrErrorCode = declareErrorCodes({
   NO_TEXT: 'ocr.no_text',
   OUTPUT_NAMES_EXHAUSTED: 'ocr.output_names_exhausted',
   REMOTE_FAILED: 'ocr.remote_failed',
-} as const);
+} as const;
 export type OcrErrorCode = (typeof OcrErrorCode)[keyof typeof OcrErrorCode];
+declareErrorCodes(OcrErrorCode);
 
 /** Stable `ocr.*` codes the model and clients can act on. */
 export const OcrErrors = {

@@ -1,6 +1,6 @@
 import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
-export const SkillsErrorCode = declareErrorCodes({
+export const SkillsErrorCode = {
   /** Also for skills the caller may not read: their existence is not revealed. */
   NOT_FOUND: 'skills.not_found',
   INVALID_SKILL_MD: 'skills.invalid_skill_md',
@@ -31,8 +31,9 @@ export const SkillsErrorCode = declareErrorCodes({
   UNKNOWN_SKILL_NAMES: 'skills.unknown_skill_names',
   REMOTE_SOURCE_REFUSED: 'skills.remote_source_refused',
   PRELOAD_ROOT_MISSING: 'skills.preload_root_missing',
-} as const);
+} as const;
 export type SkillsErrorCode = (typeof SkillsErrorCode)[keyof typeof SkillsErrorCode];
+declareErrorCodes(SkillsErrorCode);
 
 /** Echoed back in errors; long inputs are cut so an error cannot be used to amplify output. */
 const shown = (text: string): string => (text.length > 300 ? `${text.slice(0, 300)}…` : text);

@@ -3,12 +3,13 @@ import { CommonErrorCode, DomainError, declareErrorCodes } from '../../common/er
 /** The multipart limits an upload can exceed, as named in `details.limit`. */
 export type UploadFormLimit = 'fields' | 'field_size' | 'field_name_size' | 'parts';
 
-export const ThreadsErrorCode = declareErrorCodes({
+export const ThreadsErrorCode = {
   NOT_FOUND: 'threads.not_found',
   UNKNOWN_AGENT: 'threads.unknown_agent',
   AGENT_DELETED: 'threads.agent_deleted',
-} as const);
+} as const;
 export type ThreadsErrorCode = (typeof ThreadsErrorCode)[keyof typeof ThreadsErrorCode];
+declareErrorCodes(ThreadsErrorCode);
 
 export const ThreadsErrors = {
   notFound: () => new DomainError('not_found', ThreadsErrorCode.NOT_FOUND, 'Thread not found.'),

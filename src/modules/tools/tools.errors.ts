@@ -1,6 +1,6 @@
 import { DomainError, type ErrorCode, declareErrorCodes } from '../../common/errors/index.js';
 
-export const ToolsErrorCode = declareErrorCodes({
+export const ToolsErrorCode = {
   NOT_FOUND: 'tools.not_found',
   DUPLICATE_NAME: 'tools.duplicate_name',
   NOT_EXECUTABLE: 'tools.not_executable',
@@ -12,8 +12,9 @@ export const ToolsErrorCode = declareErrorCodes({
   CANCELLED: 'tools.cancelled',
   FAILED: 'tools.failed',
   NAME_CONFLICT: 'tools.name_conflict',
-} as const);
+} as const;
 export type ToolsErrorCode = (typeof ToolsErrorCode)[keyof typeof ToolsErrorCode];
+declareErrorCodes(ToolsErrorCode);
 
 export const ToolsErrors = {
   notFound: (name: string) =>

@@ -1,19 +1,21 @@
 import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
-export const UsersErrorCode = declareErrorCodes({
+export const UsersErrorCode = {
   NOT_FOUND: 'users.not_found',
   USERNAME_TAKEN: 'users.username_taken',
   ROLE_GRANT_FORBIDDEN: 'users.role_grant_forbidden',
   MANAGE_FORBIDDEN: 'users.manage_forbidden',
   LAST_SUPERADMIN: 'users.last_superadmin',
   UNKNOWN_DEPARTMENT: 'users.unknown_department',
-} as const);
+} as const;
 export type UsersErrorCode = (typeof UsersErrorCode)[keyof typeof UsersErrorCode];
+declareErrorCodes(UsersErrorCode);
 
-export const DepartmentsErrorCode = declareErrorCodes({
+export const DepartmentsErrorCode = {
   NAME_TAKEN: 'departments.name_taken',
-} as const);
+} as const;
 export type DepartmentsErrorCode = (typeof DepartmentsErrorCode)[keyof typeof DepartmentsErrorCode];
+declareErrorCodes(DepartmentsErrorCode);
 
 export const UsersErrors = {
   notFound: () => new DomainError('not_found', UsersErrorCode.NOT_FOUND, 'User not found.'),

@@ -2,7 +2,7 @@ import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 import { HttpSafetyErrorCode } from '../../common/http-safety/index.js';
 
 /** Stable `web_search.*` codes (the tools' errors and the settings API's). */
-export const WebSearchErrorCode = declareErrorCodes({
+export const WebSearchErrorCode = {
   NOT_CONFIGURED: 'web_search.not_configured',
   PROVIDER_NOT_CONFIGURED: 'web_search.provider_not_configured',
   PROVIDER_NOT_SUPPORTED: 'web_search.provider_not_supported',
@@ -15,7 +15,8 @@ export const WebSearchErrorCode = declareErrorCodes({
   VENDOR_BAD_RESPONSE: 'web_search.vendor_bad_response',
   FETCH_NO_CONTENT: 'web_search.fetch_no_content',
   KEY_UNREADABLE: 'web_search.key_unreadable',
-} as const);
+} as const;
+declareErrorCodes(WebSearchErrorCode);
 
 export type WebSearchErrorCode = (typeof WebSearchErrorCode)[keyof typeof WebSearchErrorCode];
 /** What a vendor call can fail with (the settings test reports these in `error`). */

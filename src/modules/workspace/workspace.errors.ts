@@ -25,7 +25,7 @@ const REFUSAL_MESSAGES: Record<PathRefusal, string> = {
   not_a_workdir: 'is not a project workdir (/home/gem/user-data/workdir/<project>/)',
 };
 
-export const WorkspaceErrorCode = declareErrorCodes({
+export const WorkspaceErrorCode = {
   PATH_NOT_ALLOWED: 'workspace.path_not_allowed',
   NOT_FOUND: 'workspace.not_found',
   NOT_A_FILE: 'workspace.not_a_file',
@@ -41,8 +41,9 @@ export const WorkspaceErrorCode = declareErrorCodes({
   INVALID_PROJECT: 'workspace.invalid_project',
   QUOTA_EXCEEDED: 'workspace.quota_exceeded',
   NAMES_EXHAUSTED: 'workspace.names_exhausted',
-} as const);
+} as const;
 export type WorkspaceErrorCode = (typeof WorkspaceErrorCode)[keyof typeof WorkspaceErrorCode];
+declareErrorCodes(WorkspaceErrorCode);
 
 /** Echoed back in errors; long inputs are cut so an error cannot be used to amplify output. */
 const shown = (path: string): string => (path.length > 300 ? `${path.slice(0, 300)}…` : path);

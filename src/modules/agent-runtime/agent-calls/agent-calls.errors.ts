@@ -1,9 +1,10 @@
 import { DomainError, declareErrorCodes } from '../../../common/errors/index.js';
 
-export const AgentCallsErrorCode = declareErrorCodes({
+export const AgentCallsErrorCode = {
   THREAD_AGENT_MISMATCH: 'agent_calls.thread_agent_mismatch',
-} as const);
+} as const;
 export type AgentCallsErrorCode = (typeof AgentCallsErrorCode)[keyof typeof AgentCallsErrorCode];
+declareErrorCodes(AgentCallsErrorCode);
 
 export const AgentCallsErrors = {
   threadAgentMismatch: (threadAgent: string) =>

@@ -13,14 +13,15 @@ export interface ModelFailureDetails {
 
 const retryAfter = (details: ModelFailureDetails) => details.retry_after_seconds;
 
-export const ModelsErrorCode = declareErrorCodes({
+export const ModelsErrorCode = {
   RATE_LIMITED: 'models.rate_limited',
   UNAVAILABLE: 'models.unavailable',
   BAD_REQUEST: 'models.bad_request',
   AUTH_FAILED: 'models.auth_failed',
   NOT_CONFIGURED: 'models.not_configured',
-} as const);
+} as const;
 export type ModelsErrorCode = (typeof ModelsErrorCode)[keyof typeof ModelsErrorCode];
+declareErrorCodes(ModelsErrorCode);
 
 export const ModelErrors = {
   rateLimited: (details: ModelFailureDetails) =>

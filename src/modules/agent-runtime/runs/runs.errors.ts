@@ -1,7 +1,7 @@
 import { DomainError, declareErrorCodes } from '../../../common/errors/index.js';
 import { RunAuthorizationRevokedError } from '../../tools/index.js';
 
-export const RunsErrorCode = declareErrorCodes({
+export const RunsErrorCode = {
   NOT_FOUND: 'runs.not_found',
   THREAD_BUSY: 'runs.thread_busy',
   WAITING_FOR_ANSWER: 'runs.waiting_for_answer',
@@ -18,8 +18,9 @@ export const RunsErrorCode = declareErrorCodes({
   LEASE_LOST: 'runs.lease_lost',
   /** Shown to the model for a tool call of an earlier run that never returned. */
   TOOL_CALL_INTERRUPTED: 'runs.tool_call_interrupted',
-} as const);
+} as const;
 export type RunsErrorCode = (typeof RunsErrorCode)[keyof typeof RunsErrorCode];
+declareErrorCodes(RunsErrorCode);
 
 export const RunsErrors = {
   notFound: () => new DomainError('not_found', RunsErrorCode.NOT_FOUND, 'Run not found.'),

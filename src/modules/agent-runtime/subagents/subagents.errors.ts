@@ -1,14 +1,15 @@
 import { DomainError, declareErrorCodes } from '../../../common/errors/index.js';
 
-export const SubagentsErrorCode = declareErrorCodes({
+export const SubagentsErrorCode = {
   /** The slug is not among the subagents this run may call (its selection ∩ what the user may see). */
   UNKNOWN_SUBAGENT: 'subagents.unknown_subagent',
   /** No child run of the current parent run has this id (another parent's child, any other run). */
   RUN_NOT_FOUND: 'subagents.run_not_found',
   /** The thread to continue is not a child thread of this conversation for this subagent. */
   THREAD_NOT_FOUND: 'subagents.thread_not_found',
-} as const);
+} as const;
 export type SubagentsErrorCode = (typeof SubagentsErrorCode)[keyof typeof SubagentsErrorCode];
+declareErrorCodes(SubagentsErrorCode);
 
 export const SubagentsErrors = {
   unknownSubagent: (slug: string, callable: readonly string[]) =>
