@@ -3,6 +3,7 @@ import { apiOperations, describeOperation, type ApiOperation } from '../../suppo
 import { storedEvents } from '../../support/runs/run-event-rows';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
 import { type RuntimeContext, startRuntime } from '../../support/runs/runtime-context';
+import { TestContext } from '../../support/test-app';
 
 interface SwaggerDocument {
   components: { schemas: { ErrorEnvelopeDto: { properties: { code: { enum?: string[] } } } } };
@@ -10,16 +11,22 @@ interface SwaggerDocument {
 
 describe('the API contract as served', () => {
   let runtime: RuntimeContext;
+  let api: TestContext;
   let operations: ApiOperation[];
   let document: SwaggerDocument;
   const source = declaredCodesInSource();
 
   beforeAll(async () => {
     runtime = await startRuntime();
-    operations = await apiOperations(runtime.ctx);
-    document = (await runtime.ctx.http.get('/api/docs-json')).body as SwaggerDocument;
+    // The document as an API-only process serves it: that process never loads the worker's code.
+    api = await TestContext.start({ APP_ROLE: 'api' });
+    operations = await apiOperations(api);
+    document = (await api.http.get('/api/docs-json')).body as SwaggerDocument;
   });
-  afterAll(() => runtime?.close());
+  afterAll(async () => {
+    await api?.close();
+    await runtime?.close();
+  });
 
   it('lists every code declared in a *.errors.ts file in the Swagger document, and no other', () => {
     expect(source.codes.size).toBeGreaterThan(100);
