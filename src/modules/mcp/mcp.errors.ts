@@ -1,6 +1,6 @@
 import { DomainError } from '../../common/errors/index.js';
 
-/** Stable error codes of the MCP module (API.md "MCP servers"). */
+/** Stable error codes of the MCP module (`docs/api.md` "MCP servers"). */
 export const McpErrorCode = {
   NOT_FOUND: 'mcp.server_not_found',
   TOOL_NOT_FOUND: 'mcp.tool_not_found',

@@ -26,10 +26,10 @@ const normalise = (method: string, route: string) =>
     .replace(/\{[A-Za-z_]*\}/g, '{}')
     .replace(/\/$/, '')}`;
 
-/** Every `METHOD /path` the document names; `GET/PATCH/DELETE /path` names three. */
+/** Every `METHOD /path` (or `METHOD …/path`) the document names; `GET/PATCH/DELETE /path` names three. */
 function documentedRoutes(text: string): string[] {
   const found = new Set<string>();
-  const mention = /\b((?:GET|POST|PUT|PATCH|DELETE)(?:\/(?:GET|POST|PUT|PATCH|DELETE))*)\s+([^\s`|),]+)/g;
+  const mention = /\b((?:GET|POST|PUT|PATCH|DELETE)(?:\/(?:GET|POST|PUT|PATCH|DELETE))*)\s+([/…][^\s`|),]*)/g;
   for (const [, methods, route] of text.matchAll(mention)) {
     for (const method of methods.split('/')) found.add(normalise(method, route));
   }

@@ -70,8 +70,12 @@ const LIBRARY_NAMES = new Set(['RunTree']);
 function unknownNames(doc: string): string[] {
   const names = codeSpans(read(doc))
     .map((span) => span.replace(/[.(].*$/, ''))
-    .filter((span) => /^[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*$/.test(span) || /^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/.test(span));
-  return [...new Set(names)].filter((name) => !LIBRARY_NAMES.has(name) && !new RegExp(`\\b${name}\\b`).test(sourceText));
+    .filter(
+      (span) => /^[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*$/.test(span) || /^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/.test(span),
+    );
+  return [...new Set(names)].filter(
+    (name) => !LIBRARY_NAMES.has(name) && !new RegExp(`\\b${name}\\b`).test(sourceText),
+  );
 }
 
 describe('the docs cite only what the repository holds', () => {
@@ -84,7 +88,8 @@ describe('the docs cite only what the repository holds', () => {
   });
 
   it('no doc or code comment cites a document the repository does not have', () => {
-    const outside = /\b(API|DESIGN|ROADMAP|STYLE|RELIABILITY|TOOLCHAIN)\.md\b|\bseed\s+["“`0-9]|\bRELIABILITY \d/;
+    const outside =
+      /\b(API|DESIGN|ROADMAP|STYLE|RELIABILITY|TOOLCHAIN)\.md\b|\bseed\s+["“`0-9]|\bRELIABILITY \d/;
     const files = [...docFiles, ...filesUnder('src', /\.ts$/), ...filesUnder('bench', /\.(ts|md)$/)];
     const citing = files.flatMap((file) =>
       read(file)

@@ -1,4 +1,4 @@
-/** API.md "Run status". */
+/** A run's statuses (`docs/api.md` "Runs"; the transitions are `run-transitions.ts`). */
 export const RUN_STATUSES = [
   'queued',
   'running',
