@@ -1,4 +1,4 @@
-/** Bounds on what a skill may hold (the archive limits in `archive/skill-archive.ts` use the same file count). */
+/** Bounds on what a skill may hold (the archive limits, `archive/skill-archive.ts`, share the file count). */
 export const SKILL_LIMITS = {
   maxFiles: 1000,
   maxDepth: 64,

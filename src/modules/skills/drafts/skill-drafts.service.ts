@@ -32,7 +32,7 @@ export interface ConfirmDraftInput {
 }
 
 /**
- * Skill drafts (`docs/api.md` "Skills"): an upload or a fetched archive parsed into skills and kept for an hour
+ * Skill drafts (`docs/api.md`): an upload or a fetched archive parsed into skills and kept for an hour
  * for its creator to confirm (install) or discard. Expired drafts are removed on every draft request
  * (cleanup on access), so none outlives its hour by more than the next request.
  */
