@@ -192,6 +192,41 @@ describe('ocr_parse_file through the tool executor', () => {
     expect(await extract('doc.md', 'md', `# Title\n\n${heading}\n`)).toBe(`# Title\n\n${heading}`);
   });
 
+  it("cleans up an OCR service's answer in the conversion worker, which stops at its time budget", async () => {
+    const answer = `# Scan\n\nx${' \t\u00a0'.repeat(30_000)}y   \n`;
+    const service = {
+      name: 'http',
+      unavailableReason: () => null,
+      convert: () => Promise.resolve(answer),
+    } as unknown as HttpEngine;
+    const tool = new OcrParseFileTool(
+      ctx.app.get(WorkspacePathResolver),
+      ctx.app.get(WorkspaceQuota),
+      new OcrSettings({ defaultEngine: 'http' }),
+      ctx.app.get(ToolRegistry),
+      ctx.app.get(ConversionRunner),
+      ctx.app.get(LocalEngine),
+      service,
+    );
+    await writeFile(join(workdir, 'scan.pdf'), await makePdf([['unused']]));
+    const invocation = { context: context(), toolCallId: 'call-h', signal: new AbortController().signal };
+    const result = await tool.parseFile({ file_path: 'scan.pdf' }, invocation);
+    const parsedPath = (result as { parsed_path: string }).parsed_path;
+    const written = await readFile(join(workdir, parsedPath.slice(WORKDIR.length)), 'utf8');
+    expect(result).toMatchObject({ engine: 'http', preview: expect.stringMatching(/^# Scan\n\nx\n/) });
+    expect(written.split('\n').every((line) => line.length <= MAX_LINE_CHARS && !/\s$/.test(line))).toBe(
+      true,
+    );
+    expect(written.replace(/\s+/g, '')).toBe('#Scanxy');
+
+    const hurried = new ConversionRunner(new OcrSettings({ workerTimeoutMs: 1 }));
+    await expect(hurried.convertText('text', 'a', invocation.signal)).rejects.toMatchObject({
+      code: 'ocr.too_complex',
+      details: { timeout_ms: 1 },
+    });
+    expect(hurried.liveWorkers).toBe(0);
+  });
+
   it('refuses paths outside the workspace, missing files and the unconfigured http engine', async () => {
     expect((await call({ file_path: '/etc/passwd' })).body.error.code).toBe('workspace.path_not_allowed');
     expect((await call({ file_path: 'missing.pdf' })).body.error.code).toBe('workspace.not_found');
