@@ -95,6 +95,8 @@ export class AppConfig {
     readonly maxUnzippedBytes: number;
     readonly maxConcurrency: number;
     readonly workerMemoryMb: number;
+    /** A conversion worker (parsing and clean-up) is terminated after this. */
+    readonly workerTimeoutMs: number;
   };
   readonly runtime: {
     /** A claimed run's lease; the worker renews it every third of this. */

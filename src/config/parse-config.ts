@@ -197,6 +197,7 @@ const schema = z.object({
   OCR_MAX_UNZIPPED_BYTES: integer(512 * MB, MB, 4096 * MB),
   OCR_MAX_CONCURRENCY: integer(2, 1, 64),
   OCR_WORKER_MEMORY_MB: integer(1024, 64, 16_384),
+  OCR_WORKER_TIMEOUT_SECONDS: integer(300, 1, 3600),
   SHUTDOWN_GRACE_SECONDS: integer(25, 0, 3600),
 });
 
@@ -346,6 +347,7 @@ export function parseConfig(env: Environment): AppConfig {
       maxUnzippedBytes: e.OCR_MAX_UNZIPPED_BYTES,
       maxConcurrency: e.OCR_MAX_CONCURRENCY,
       workerMemoryMb: e.OCR_WORKER_MEMORY_MB,
+      workerTimeoutMs: e.OCR_WORKER_TIMEOUT_SECONDS * 1000,
     },
     runtime: {
       runLeaseSeconds: e.RUN_LEASE_SECONDS,

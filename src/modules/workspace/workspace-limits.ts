@@ -9,7 +9,13 @@ export const WORKSPACE_LIMITS = {
   write: { maxBytes: 10 * 1024 * 1024 },
   edit: { maxFileBytes: 10 * 1024 * 1024 },
   walk: { maxEntries: 20_000, maxDepth: 32 },
-  glob: { maxResults: 1000 },
+  glob: {
+    maxResults: 1000,
+    maxPatternChars: 500,
+    /** `*` runs, `?` and extglob openers: each multiplies the ways a name can be split. */
+    maxWildcards: 12,
+    matchBudgetMs: 2000,
+  },
   grep: {
     maxMatches: 500,
     maxLineChars: 500,

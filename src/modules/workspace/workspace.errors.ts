@@ -122,12 +122,15 @@ export const WorkspaceErrors = {
         details: { pattern: shown(pattern) },
       },
     ),
-  searchTimeout: (budgetMs: number) =>
+  searchTimeout: (budgetMs: number, matcher: 'regex' | 'glob') =>
     new DomainError(
       'timeout',
       WorkspaceErrorCode.SEARCH_TIMEOUT,
-      `The regular expression search did not finish within ${budgetMs} ms and was stopped. ` +
-        'Simplify the pattern (avoid nested quantifiers such as (a+)+), narrow the path, or use literal: true.',
+      matcher === 'regex'
+        ? `The regular expression search did not finish within ${budgetMs} ms and was stopped. ` +
+            'Simplify the pattern (avoid nested quantifiers such as (a+)+), narrow the path, or use literal: true.'
+        : `Matching the glob did not finish within ${budgetMs} ms and was stopped. ` +
+            'Use fewer wildcards (a*a*a*… backtracks) or narrow the path.',
       { details: { budget_ms: budgetMs } },
     ),
   invalidProject: (project: string) =>
