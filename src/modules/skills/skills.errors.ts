@@ -31,6 +31,7 @@ export const SkillsErrorCode = {
   UNKNOWN_SKILL_NAMES: 'skills.unknown_skill_names',
   REMOTE_SOURCE_REFUSED: 'skills.remote_source_refused',
   PRELOAD_ROOT_MISSING: 'skills.preload_root_missing',
+  RESERVED_TOOL_DEPENDENCY: 'skills.reserved_tool_dependency',
 } as const;
 export type SkillsErrorCode = (typeof SkillsErrorCode)[keyof typeof SkillsErrorCode];
 
@@ -96,6 +97,14 @@ export const SkillsErrors = {
       SkillsErrorCode.UNKNOWN_DEPENDENCY,
       `Unknown or unusable ${field}: ${ids.join(', ')} (${reason}).`,
       { details: { field, ids, reason } },
+    ),
+  /** Tools the runtime mounts itself (the subagent tools) cannot be asked for by a skill. */
+  reservedToolDependency: (ids: string[]) =>
+    new DomainError(
+      'unprocessable',
+      SkillsErrorCode.RESERVED_TOOL_DEPENDENCY,
+      `${ids.join(', ')} cannot be a tool dependency: the runtime mounts it itself where it applies.`,
+      { details: { field: 'tool_dependencies', ids, reason: 'mounted by the runtime' } },
     ),
   dependencyCycle: (cycle: string[]) =>
     new DomainError(

@@ -92,6 +92,7 @@ export class SkillDraftsController {
       SkillsErrorCode.UNKNOWN_SKILL_NAMES,
       SkillsErrorCode.UNKNOWN_DEPENDENCY,
       SkillsErrorCode.DEPENDENCY_CYCLE,
+      SkillsErrorCode.RESERVED_TOOL_DEPENDENCY,
       SkillsErrorCode.MANAGE_SCOPE_OUTSIDE_READ_SCOPE,
     ],
   )

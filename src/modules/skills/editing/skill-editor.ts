@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ShareActor } from '../../../common/sharing/index.js';
 import { WorkspaceQuota } from '../../workspace/index.js';
+import { refuseRuntimeMountedTools } from '../dependencies/runtime-mounted-tools.js';
 import { SkillDependencyRules } from '../dependencies/skill-dependency-rules.js';
 import type { SkillFileDto, SkillTreeDto } from '../dto/skill.dto.js';
 import { withDependencies } from '../package/frontmatter-edit.js';
@@ -128,7 +129,8 @@ export class SkillEditor {
       // Under the owner's quota lock: the revision check and the write cannot interleave with another write.
       const apply = async () => {
         const next = change.next(await readFileIfExists(target));
-        if (next !== null && isRoot) parseSkillMd(decodeUtf8Text(ROOT_SKILL_FILE, next), { slug });
+        if (next !== null && isRoot)
+          refuseRuntimeMountedTools(parseSkillMd(decodeUtf8Text(ROOT_SKILL_FILE, next), { slug }));
         await this.apply(skill, target, next);
       };
       await this.quota.replaceFile(actor, target, await this.newSize(change, target), apply);

@@ -77,7 +77,12 @@ export class SkillFilesController {
   @ApiErrors(
     ...writeErrors(
       [409, SkillsErrorCode.REVISION_CONFLICT],
-      [422, SkillsErrorCode.UNKNOWN_DEPENDENCY, SkillsErrorCode.DEPENDENCY_CYCLE],
+      [
+        422,
+        SkillsErrorCode.UNKNOWN_DEPENDENCY,
+        SkillsErrorCode.DEPENDENCY_CYCLE,
+        SkillsErrorCode.RESERVED_TOOL_DEPENDENCY,
+      ],
     ),
   )
   save(
@@ -115,7 +120,14 @@ export class SkillFilesController {
   @Put('dependencies')
   @ApiOperation({ summary: 'Replace the three dependency lists (written back into the root SKILL.md)' })
   @ApiOkResponse({ type: SkillDto })
-  @ApiErrors(...writeErrors([422, SkillsErrorCode.UNKNOWN_DEPENDENCY, SkillsErrorCode.DEPENDENCY_CYCLE]))
+  @ApiErrors(
+    ...writeErrors([
+      422,
+      SkillsErrorCode.UNKNOWN_DEPENDENCY,
+      SkillsErrorCode.DEPENDENCY_CYCLE,
+      SkillsErrorCode.RESERVED_TOOL_DEPENDENCY,
+    ]),
+  )
   async setDependencies(
     @CurrentUser() actor: AuthenticatedUser,
     @Param('slug') slug: string,

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { ShareConfigInput, ShareActor } from '../../../common/sharing/index.js';
 import { roleAtLeast } from '../../../common/auth/user-role.js';
 import { WorkspaceQuota } from '../../workspace/index.js';
+import { refuseRuntimeMountedTools } from '../dependencies/runtime-mounted-tools.js';
 import { SkillDependencyRules } from '../dependencies/skill-dependency-rules.js';
 import { withFrontmatterFields } from '../package/frontmatter-edit.js';
 import { buildSkillPackage, packageHash, type SkillPackage } from '../package/skill-package.js';
@@ -88,6 +89,7 @@ export class SkillsStore {
    * the slug. Personal skills are files only: their platform dependencies are not resolved.
    */
   async installPersonal(user: SkillUser, pkg: SkillPackage): Promise<string> {
+    refuseRuntimeMountedTools(pkg.manifest);
     const slug = pkg.manifest.slug;
     const dir = this.locations.personalDir(user, slug);
     const previous = (await this.locations.hasPersonal(user, slug)) ? await readSkillFiles(dir) : [];
