@@ -19,6 +19,7 @@ export const SkillsErrorCode = {
   NOT_TEXT: 'skills.not_text',
   FILE_TOO_LARGE: 'skills.file_too_large',
   TOO_MANY_FILES: 'skills.too_many_files',
+  PACKAGE_TOO_LARGE: 'skills.package_too_large',
   SHARED_INSTALL_FORBIDDEN: 'skills.shared_install_forbidden',
   HAS_DEPENDENTS: 'skills.has_dependents',
   DRAFT_NOT_FOUND: 'skills.draft_not_found',
@@ -152,6 +153,14 @@ export const SkillsErrors = {
       SkillsErrorCode.FILE_TOO_LARGE,
       `"${shown(path)}" is over ${limitBytes} bytes.`,
       { details: { path: shown(path), limit_bytes: limitBytes } },
+    ),
+  /** All of a skill's files together, after an install or a write. */
+  packageTooLarge: (limitBytes: number) =>
+    new DomainError(
+      'too_large',
+      SkillsErrorCode.PACKAGE_TOO_LARGE,
+      `A skill holds at most ${limitBytes} bytes in all its files together.`,
+      { details: { limit_bytes: limitBytes } },
     ),
   hasDependents: (slug: string, dependents: string[]) =>
     new DomainError(

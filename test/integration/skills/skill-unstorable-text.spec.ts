@@ -150,6 +150,37 @@ describe('skills: unstorable text in SKILL.md fields', () => {
     });
   });
 
+  it('leaves the file as it was when the index update of a save fails', async () => {
+    const slug = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('index-fails'), 'notes.md': 'v1' });
+    const file = join(ctx.config.dataDir, 'skills', slug, 'SKILL.md');
+    const before = { text: readFileSync(file, 'utf8'), row: await row(slug) };
+    await ctx.dataSource.query(`
+      CREATE FUNCTION refuse_index_fails() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$;
+      CREATE TRIGGER refuse_index_fails BEFORE UPDATE ON skills FOR EACH ROW
+        WHEN (NEW.slug = 'index-fails') EXECUTE FUNCTION refuse_index_fails();`);
+    try {
+      for (const [path, content] of [
+        ['SKILL.md', before.text.replace('The index-fails skill.', 'Changed.')],
+        ['notes.md', 'v2'],
+      ]) {
+        const read = await ctx.http.get(`/api/skills/${slug}/files?path=${path}`).set(auth(admin));
+        const res = await ctx.http
+          .put(`/api/skills/${slug}/files`)
+          .set(auth(admin))
+          .send({ path, content, revision: (read.body as { revision: string }).revision });
+        expect(res.status).toBe(500);
+      }
+    } finally {
+      await ctx.dataSource.query(
+        `DROP TRIGGER refuse_index_fails ON skills; DROP FUNCTION refuse_index_fails();`,
+      );
+    }
+    expect(readFileSync(file, 'utf8')).toBe(before.text);
+    expect(readFileSync(join(ctx.config.dataDir, 'skills', slug, 'notes.md'), 'utf8')).toBe('v1');
+    expect(await row(slug)).toEqual(before.row);
+  });
+
   it('runs for a user whose personal SKILL.md holds such text (written in the workspace directly)', async () => {
     const user = await ctx.newUser();
     for (const [i, [, lines]] of UNSTORABLE.entries()) {

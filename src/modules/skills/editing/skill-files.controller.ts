@@ -20,7 +20,7 @@ const WRITE_ERRORS: [number, ...ErrorCode[]][] = [
   [403, SkillsErrorCode.MANAGE_FORBIDDEN],
   [404, SkillsErrorCode.NOT_FOUND, SkillsErrorCode.FILE_NOT_FOUND],
   [409, SkillsErrorCode.BUILTIN_IMMUTABLE],
-  [413, SkillsErrorCode.FILE_TOO_LARGE, SkillsErrorCode.TOO_MANY_FILES],
+  [413, SkillsErrorCode.FILE_TOO_LARGE, SkillsErrorCode.TOO_MANY_FILES, SkillsErrorCode.PACKAGE_TOO_LARGE],
   [422, SkillsErrorCode.INVALID_SKILL_MD, SkillsErrorCode.SYMLINK_REFUSED, SkillsErrorCode.NOT_TEXT],
 ];
 
