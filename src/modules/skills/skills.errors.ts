@@ -23,6 +23,7 @@ export const SkillsErrorCode = {
   SHARED_INSTALL_FORBIDDEN: 'skills.shared_install_forbidden',
   HAS_DEPENDENTS: 'skills.has_dependents',
   DRAFT_NOT_FOUND: 'skills.draft_not_found',
+  DRAFT_LIMIT_REACHED: 'skills.draft_limit_reached',
   NO_SKILL_FOUND: 'skills.no_skill_found',
   NESTED_SKILL_MD: 'skills.nested_skill_md',
   UNSAFE_ARCHIVE: 'skills.unsafe_archive',
@@ -183,6 +184,16 @@ export const SkillsErrors = {
     new DomainError('not_found', SkillsErrorCode.DRAFT_NOT_FOUND, `No skill draft "${shown(id)}".`, {
       details: { id: shown(id) },
     }),
+  /** `reason`: which of the caller's draft limits (`count` or `bytes`) one more draft would pass. */
+  draftLimitReached: (reason: 'count' | 'bytes', limit: number) =>
+    new DomainError(
+      'conflict',
+      SkillsErrorCode.DRAFT_LIMIT_REACHED,
+      reason === 'count'
+        ? `You keep ${limit} skill drafts already: confirm or discard one first.`
+        : `Your skill drafts would hold over ${limit} bytes: confirm or discard one first.`,
+      { details: { reason, limit } },
+    ),
   noSkillFound: (failures: { path: string; error: string }[]) =>
     new DomainError(
       'unprocessable',

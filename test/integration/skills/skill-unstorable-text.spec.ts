@@ -99,14 +99,16 @@ describe('skills: unstorable text in SKILL.md fields', () => {
       'refuses a %s confirm of a stored draft holding it (422): no row, no files',
       async (target) => {
         const slug = `cf-${target}-${tag}`;
+        // One admin each: a refused confirm keeps its draft, which counts against the owner's cap.
+        const owner = await ctx.newUser({ role: 'admin' });
         const draft = await ctx.http
           .post('/api/skills/drafts')
-          .set(auth(admin))
+          .set(auth(owner))
           .attach('file', Buffer.from(skillMd(slug)), 'SKILL.md');
         expect(draft.status).toBe(201);
         const id = (draft.body as { id: string }).id;
         replaceDraftSource(id, Buffer.from(badSkillMd(slug, lines)));
-        const res = await ctx.http.post(`/api/skills/drafts/${id}/confirm`).set(auth(admin)).send({ target });
+        const res = await ctx.http.post(`/api/skills/drafts/${id}/confirm`).set(auth(owner)).send({ target });
         // The source is parsed again on confirm: the one skill in it no longer parses.
         expect(outcome(res)).toEqual({ status: 422, code: 'skills.no_skill_found' });
         expect(res.body).toMatchObject({
@@ -114,7 +116,7 @@ describe('skills: unstorable text in SKILL.md fields', () => {
         });
         expect(await row(slug)).toBeNull();
         expect(existsSync(join(ctx.config.dataDir, 'skills', slug))).toBe(false);
-        expect(existsSync(personalDir(admin, slug))).toBe(false);
+        expect(existsSync(personalDir(owner, slug))).toBe(false);
       },
     );
 
