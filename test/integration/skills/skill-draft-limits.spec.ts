@@ -66,6 +66,13 @@ describe('skill drafts: per-user caps, the cleaning job, uploads streamed to dis
     expect(readdirSync(draftsRoot())).toEqual(folders);
     expect(tempFiles()).toEqual([]);
 
+    // A remote source is refused the same way, before anything is fetched.
+    const remote = await ctx.http
+      .post('/api/skills/drafts/remote')
+      .set(auth(alice))
+      .send({ source: 'acme/tools', skill_names: ['remote-b'] });
+    expect(outcome(remote)).toEqual({ status: 409, code: 'skills.draft_limit_reached' });
+
     // Another user's drafts are their own.
     expect((await upload(bob, paddedZip('count-bob', 10))).status).toBe(201);
 

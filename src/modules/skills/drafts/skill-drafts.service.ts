@@ -66,9 +66,7 @@ export class SkillDraftsService {
     options: { skillNames?: string[]; kind?: UploadKind } = {},
   ): Promise<DraftView> {
     const size = Buffer.isBuffer(source) ? source.length : source.size;
-    const limits = this.limits();
-    // Checked again under the owner's lock when the row is added; this spares the parse when over.
-    checkLimits(await this.rows.usage(owner.id), size, limits);
+    await this.assertRoom(owner, size);
     // The archive reader needs the whole zip (its directory lies at the end); at most the upload limit.
     const bytes = Buffer.isBuffer(source) ? source : await readFile(source.path);
     const { skillNames } = options;
@@ -86,10 +84,20 @@ export class SkillDraftsService {
       items: await Promise.all(items.map((item) => this.itemOf(owner, item))),
       failures: skillNames === undefined ? parsed.failures : [],
     };
-    await this.rows.insertWithin({ id: draft.id, ownerId: owner.id, bytes: size, expiresAt }, limits, () =>
-      this.files.save(draft, Buffer.isBuffer(source) ? { bytes: source } : { tempPath: source.path }),
+    await this.rows.insertWithin(
+      { id: draft.id, ownerId: owner.id, bytes: size, expiresAt },
+      this.limits(),
+      () => this.files.save(draft, Buffer.isBuffer(source) ? { bytes: source } : { tempPath: source.path }),
     );
     return view(draft);
+  }
+
+  /**
+   * Refuses (409) when `owner` has no room for one more draft of `bytes`. Checked again under the owner's
+   * lock when the row is added; this spares the parse (or the fetch) when there is none.
+   */
+  async assertRoom(owner: ShareActor, bytes: number): Promise<void> {
+    checkLimits(await this.rows.usage(owner.id), bytes, this.limits());
   }
 
   /**
