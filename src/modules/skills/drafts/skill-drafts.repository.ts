@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { SkillsErrors } from '../skills.errors.js';
 
 export interface DraftRow {
@@ -20,13 +20,8 @@ export class SkillDraftsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** What `ownerId`'s drafts that have not expired hold now. */
-  async usage(ownerId: string): Promise<{ count: number; bytes: number }> {
-    const [row] = await this.dataSource.query<{ count: number; bytes: string }[]>(
-      `SELECT count(*)::int AS count, coalesce(sum(bytes), 0)::text AS bytes
-         FROM skill_drafts WHERE owner_id = $1 AND expires_at > now()`,
-      [ownerId],
-    );
-    return { count: row.count, bytes: Number(row.bytes) };
+  usage(ownerId: string): Promise<{ count: number; bytes: number }> {
+    return usageOf(this.dataSource.manager, ownerId);
   }
 
   /**
@@ -37,12 +32,7 @@ export class SkillDraftsRepository {
   async insertWithin(draft: DraftRow, limits: DraftLimits, store: () => Promise<void>): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await manager.query(`SELECT pg_advisory_xact_lock(hashtext('skill-drafts:' || $1))`, [draft.ownerId]);
-      const [used] = await manager.query<{ count: number; bytes: string }[]>(
-        `SELECT count(*)::int AS count, coalesce(sum(bytes), 0)::text AS bytes
-           FROM skill_drafts WHERE owner_id = $1 AND expires_at > now()`,
-        [draft.ownerId],
-      );
-      checkLimits({ count: used.count, bytes: Number(used.bytes) }, draft.bytes, limits);
+      checkLimits(await usageOf(manager, draft.ownerId), draft.bytes, limits);
       await manager.query(
         `INSERT INTO skill_drafts (id, owner_id, bytes, expires_at) VALUES ($1, $2, $3, $4)`,
         [draft.id, draft.ownerId, draft.bytes, draft.expiresAt],
@@ -78,6 +68,15 @@ export class SkillDraftsRepository {
     const rows = await this.dataSource.query<{ id: string }[]>(`SELECT id FROM skill_drafts`);
     return new Set(rows.map((row) => row.id));
   }
+}
+
+async function usageOf(manager: EntityManager, ownerId: string): Promise<{ count: number; bytes: number }> {
+  const [row] = await manager.query<{ count: number; bytes: string }[]>(
+    `SELECT count(*)::int AS count, coalesce(sum(bytes), 0)::text AS bytes
+       FROM skill_drafts WHERE owner_id = $1 AND expires_at > now()`,
+    [ownerId],
+  );
+  return { count: row.count, bytes: Number(row.bytes) };
 }
 
 /** Refuses one more draft of `bytes` past either limit. */
