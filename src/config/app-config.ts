@@ -11,6 +11,10 @@ export class AppConfig {
   readonly skills: {
     /** Builtin skills (`<slug>/SKILL.md` folders) synced at every start; null: the installation's `skills/builtin`. */
     readonly builtinDir: string | null;
+    /** Unconfirmed skill drafts one user may keep at a time… */
+    readonly draftsPerUser: number;
+    /** …and the bytes of their uploads or fetched archives together. */
+    readonly draftBytesPerUser: number;
   };
   readonly workspace: {
     /** Bytes one user's workspace may hold in all (tools, uploads, OCR results, large tool results). */

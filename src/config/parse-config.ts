@@ -96,6 +96,8 @@ const schema = z.object({
   PORT: integer(3000, 0, 65535),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   SKILLS_BUILTIN_DIR: z.string().trim().min(1).optional(),
+  SKILL_DRAFTS_PER_USER: integer(5, 1, 1000),
+  SKILL_DRAFT_BYTES_PER_USER: integer(100 * MB, 1024, 100 * 1024 * MB),
   HTTP_BODY_LIMIT_BYTES: integer(1 * MB, 1024, 1024 * MB),
   UPLOAD_LIMIT_BYTES: integer(50 * MB, 1024, 10 * 1024 * MB),
   KB_FILE_LIMIT_BYTES: integer(100 * MB, 1024, 10 * 1024 * MB),
@@ -292,7 +294,11 @@ export function parseConfig(env: Environment): AppConfig {
     nodeEnv: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
     dataDir: e.DATA_DIR,
-    skills: { builtinDir: e.SKILLS_BUILTIN_DIR ?? null },
+    skills: {
+      builtinDir: e.SKILLS_BUILTIN_DIR ?? null,
+      draftsPerUser: e.SKILL_DRAFTS_PER_USER,
+      draftBytesPerUser: e.SKILL_DRAFT_BYTES_PER_USER,
+    },
     workspace: { quotaBytes: e.WORKSPACE_QUOTA_BYTES },
     http: {
       port: e.PORT,
