@@ -17,6 +17,10 @@ export const McpErrorCode = {
   TOOL_ERROR: 'mcp.tool_error',
   TOOL_DISABLED: 'mcp.tool_disabled',
   HEADER_UNREADABLE: 'mcp.header_unreadable',
+  /** An `unavailable` code: a server's tool named like a tool of this service, left out of the run. */
+  TOOL_NAME_RESERVED: 'mcp.tool_name_reserved',
+  RESPONSE_TOO_LARGE: 'mcp.response_too_large',
+  TOOL_LIST_TOO_LONG: 'mcp.tool_list_too_long',
 } as const;
 
 export type McpErrorCode = (typeof McpErrorCode)[keyof typeof McpErrorCode];

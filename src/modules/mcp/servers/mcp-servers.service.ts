@@ -14,6 +14,7 @@ import { HeaderSecrets } from './header-secrets.js';
 import { McpServerEntity } from './mcp-server.entity.js';
 import { recordOf, summaryOf } from './mcp-server-view.js';
 import { McpServersRepository, type McpServerChanges } from './mcp-servers.repository.js';
+import { McpToolSwitches } from './mcp-tool-switches.js';
 
 /** The admin side of MCP server records: create, read, edit, delete, enable. */
 @Injectable()
@@ -23,6 +24,7 @@ export class McpServersService {
     private readonly secrets: HeaderSecrets,
     private readonly http: SafeHttpClient,
     private readonly knowledge: KnowledgeMcpEndpoint,
+    private readonly switches: McpToolSwitches,
   ) {}
 
   async list(actor: AuthenticatedUser): Promise<McpServerListDto> {
@@ -85,12 +87,15 @@ export class McpServersService {
     const row = await this.require(slug);
     if (row.source === 'builtin') throw McpErrors.builtinImmutable(slug);
     await this.repository.delete(row.id);
+    this.switches.forget(slug);
   }
 
   async setEnabled(actor: AuthenticatedUser, slug: string, enabled: boolean): Promise<McpServerDto> {
     const row = await this.require(slug);
     if (enabled && row.transport === 'stdio') throw McpErrors.transportNotSupported(slug, row.transport);
-    return this.record(await this.repository.update(row.id, { enabled, updatedBy: actor.id }));
+    const updated = await this.repository.update(row.id, { enabled, updatedBy: actor.id });
+    this.switches.forget(slug);
+    return this.record(updated);
   }
 
   async require(slug: string): Promise<McpServerEntity> {
