@@ -76,9 +76,12 @@ export class McpServersService {
     if (body.sse_read_timeout_s !== undefined) changes.sseReadTimeoutS = body.sse_read_timeout_s;
     if (body.tags !== undefined) changes.tags = body.tags;
     if (body.icon !== undefined) changes.icon = body.icon;
-    if (body.headers !== undefined) {
-      const merged = HeaderSecrets.merge(this.secrets.open(row.id, row.headersSealed), body.headers);
-      changes.headersSealed = this.secrets.seal(row.id, merged);
+    const stored = this.secrets.open(row.id, row.headersSealed);
+    if (pointsElsewhere(row, body)) {
+      // Stored secrets were given for the old endpoint: only values re-sent in clear go to the new one.
+      changes.headersSealed = this.secrets.seal(row.id, HeaderSecrets.inClear(stored, body.headers ?? {}));
+    } else if (body.headers !== undefined) {
+      changes.headersSealed = this.secrets.seal(row.id, HeaderSecrets.merge(stored, body.headers));
     }
     return this.record(await this.repository.update(row.id, changes));
   }
@@ -127,5 +130,19 @@ export class McpServersService {
       }
       throw error;
     }
+  }
+}
+
+/** Whether an edit moves the server to another origin (scheme, host, port) or transport. */
+function pointsElsewhere(row: McpServerEntity, body: UpdateMcpServerDto): boolean {
+  if (body.transport !== undefined && body.transport !== row.transport) return true;
+  return body.url !== undefined && originOf(body.url) !== originOf(row.url);
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
   }
 }
