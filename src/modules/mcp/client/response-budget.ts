@@ -57,17 +57,22 @@ export class ResponseBudget {
     const max = this.maxBytes;
     return new TransformStream({
       transform: (chunk, controller) => {
+        let over = false;
         if (eventStream) {
           for (const byte of chunk) {
             if (byte === CR) continue; // CRLF line ends count as LF
             if (byte === LF && previous === LF) count = 0;
-            else count++;
+            else if (++count > max) {
+              over = true;
+              break;
+            }
             previous = byte;
           }
         } else {
           count += chunk.byteLength;
+          over = count > max;
         }
-        if (count > max) controller.error(this.fail());
+        if (over) controller.error(this.fail());
         else controller.enqueue(chunk);
       },
     });
