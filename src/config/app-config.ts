@@ -82,6 +82,13 @@ export class AppConfig {
     /** Per-call timeout unless a tool declares its own (TOOL_TIMEOUT_SECONDS). */
     readonly defaultTimeoutMs: number;
   };
+  readonly mcp: {
+    /**
+     * Most bytes one response of a remote MCP server may carry (one event of an event stream), past
+     * which the connection is closed (MCP_MAX_RESPONSE_BYTES).
+     */
+    readonly maxResponseBytes: number;
+  };
   readonly improvementMarks: {
     /** Marks older than this many days are deleted by the daily maintenance job. */
     readonly retentionDays: number;

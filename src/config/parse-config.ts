@@ -171,6 +171,7 @@ const schema = z.object({
   AGENT_CALL_WAIT_SECONDS: integer(60, 1, 3600),
   ANSWER_MAX_CHARS: integer(20_000, 1, 1_000_000),
   TOOL_TIMEOUT_SECONDS: integer(60, 1, 3600),
+  MCP_MAX_RESPONSE_BYTES: integer(8 * MB, 64 * 1024, 1024 * MB),
   IMPROVEMENT_MARKS_RETENTION_DAYS: integer(365, 1, 36_500),
   CHECKPOINT_PRUNE_INTERVAL_SECONDS: integer(300, 10, 86_400),
   CHECKPOINT_PRUNE_BATCH: integer(200, 1, 10_000),
@@ -340,6 +341,7 @@ export function parseConfig(env: Environment): AppConfig {
     },
     knowledgeMcp: knowledgeMcpOf(e),
     tools: { defaultTimeoutMs: e.TOOL_TIMEOUT_SECONDS * 1000 },
+    mcp: { maxResponseBytes: e.MCP_MAX_RESPONSE_BYTES },
     improvementMarks: { retentionDays: e.IMPROVEMENT_MARKS_RETENTION_DAYS },
     ocr: {
       defaultEngine: e.OCR_ENGINE,

@@ -131,7 +131,7 @@ export class RunExecutor implements OnModuleInit {
       withReadOnceScope(() => this.prepareAndAssemble(run, leaseToken)),
       this.threads.projectOfThread(run.threadId),
     ]);
-    const { executable, runTools, sourceUnavailable } = assembled;
+    const { executable, offeredTools, sourceUnavailable } = assembled;
     if (sourceUnavailable.length > 0) {
       await this.events.emit(
         run.id,
@@ -165,7 +165,7 @@ export class RunExecutor implements OnModuleInit {
           // A subagent's child thread works in its parent conversation's project.
           workdir: workdirVirtualPath(project ?? projectOf(run.threadId)),
           executableTools: new Set(executable.map((tool) => tool.name)),
-          runTools,
+          offeredTools,
           isSubagent: snapshot.agent.is_subagent,
           signal,
           verifyAuthorization: () => this.authorization.verify(run.id, leaseToken, run),

@@ -45,7 +45,7 @@ export class ToolCallScope {
   constructor(
     readonly call: ToolCall,
     readonly context: ToolExecutionContext,
-    /** The registry's tool for the call's name; `undefined` for a name no tool has. */
+    /** The tool the run was offered under the call's name; `undefined` for a name it was not offered. */
     readonly tool: RegisteredTool | undefined,
   ) {}
 

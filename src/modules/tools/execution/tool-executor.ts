@@ -63,7 +63,8 @@ export class ToolExecutor {
   }
 
   execute(call: ToolCall, context: ToolExecutionContext): Promise<ToolCallResult> {
-    const tool = this.registry.get(call.name) ?? context.runTools?.get(call.name);
+    const tool =
+      context.offeredTools === undefined ? this.registry.get(call.name) : context.offeredTools.get(call.name);
     // Each call gets its own context object: what the stages keep per call may be keyed by it.
     return this.step(new ToolCallScope(call, { ...context }, tool), 0);
   }
