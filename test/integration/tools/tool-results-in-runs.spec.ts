@@ -44,7 +44,13 @@ describe('tool results in runs: every source, any text, any end', () => {
     const added = await runtime.ctx.http
       .post('/api/system/mcp-servers')
       .set(auth(admin))
-      .send({ slug: 'odd', name: 'odd', transport: 'streamable_http', url: mcp.url, sse_read_timeout_s: 120 });
+      .send({
+        slug: 'odd',
+        name: 'odd',
+        transport: 'streamable_http',
+        url: mcp.url,
+        sse_read_timeout_s: 120,
+      });
     expect(added.status).toBe(201);
   });
   // A run that fails leaves its later replies unused: each test starts from its own script.
