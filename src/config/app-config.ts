@@ -42,6 +42,10 @@ export class AppConfig {
     readonly loginMaxFailuresPerMinute: number;
     /** scrypt cost for new password hashes: N = 2^this (r=8, p=1). */
     readonly passwordHashLogN: number;
+    /** scrypt derivations one process runs at once (each holds 128·N·8 bytes). */
+    readonly passwordCheckConcurrency: number;
+    /** Password checks that may wait for a slot; a login beyond them gets 429. */
+    readonly passwordCheckQueue: number;
   };
   readonly secrets: {
     /** 32-byte AES key. */

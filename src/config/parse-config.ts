@@ -143,6 +143,8 @@ const schema = z.object({
   ADMIN_PASSWORD: optionalText.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
   LOGIN_MAX_FAILURES_PER_MINUTE: integer(10, 1, 100_000),
   PASSWORD_HASH_LOG_N: integer(17, 14, 20),
+  PASSWORD_CHECK_CONCURRENCY: integer(2, 1, 64),
+  PASSWORD_CHECK_QUEUE: integer(32, 0, 10_000),
   SECRETS_KEY: aesKey,
   SECRETS_PREVIOUS_KEYS: optionalText,
   ALLOW_PRIVATE_NETWORK_TARGETS: optionalText,
@@ -313,6 +315,8 @@ export function parseConfig(env: Environment): AppConfig {
       adminPassword: secret(e.ADMIN_PASSWORD),
       loginMaxFailuresPerMinute: e.LOGIN_MAX_FAILURES_PER_MINUTE,
       passwordHashLogN: e.PASSWORD_HASH_LOG_N,
+      passwordCheckConcurrency: e.PASSWORD_CHECK_CONCURRENCY,
+      passwordCheckQueue: e.PASSWORD_CHECK_QUEUE,
     },
     secrets: {
       key: new Secret(e.SECRETS_KEY),
