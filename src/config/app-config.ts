@@ -114,6 +114,8 @@ export class AppConfig {
     readonly sseHeartbeatSeconds: number;
     /** Run event streams one user may hold open at once, over every API process. */
     readonly sseMaxStreamsPerUser: number;
+    /** A stream whose client takes nothing for this long while a write waits is closed. */
+    readonly sseWriteTimeoutSeconds: number;
     /** Bound of `POST /api/agent-calls` with `wait: true` before it answers 504. */
     readonly agentCallWaitSeconds: number;
     /** Longest free-text answer to an `ask_user_question` question. */
