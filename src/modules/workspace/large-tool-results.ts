@@ -1,8 +1,7 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { DomainError } from '../../common/errors/index.js';
 import { LargeResultOffloader, type LargeResultStore, type ToolInvocation } from '../tools/index.js';
 import { onPath } from './files/fs-errors.js';
 import { LARGE_TOOL_RESULTS_DIR } from './paths/virtual-paths.js';
@@ -23,8 +22,6 @@ function fileNameFor(toolCallId: string): string {
  */
 @Injectable()
 export class LargeToolResults implements LargeResultStore, OnModuleInit {
-  private readonly logger = new Logger('LargeToolResults');
-
   constructor(
     private readonly resolver: WorkspacePathResolver,
     private readonly quota: WorkspaceQuota,
@@ -42,18 +39,12 @@ export class LargeToolResults implements LargeResultStore, OnModuleInit {
     thresholdChars: number = WORKSPACE_LIMITS.largeResult.thresholdChars,
   ): Promise<string> {
     if (output.length <= thresholdChars) return output;
-    let saved: string;
-    try {
-      saved = await this.save(output, invocation);
-    } catch (error) {
-      // A full workspace must not put the whole result into the context after all: the model gets the ends.
-      if (!(error instanceof DomainError)) throw error;
-      this.logger.warn({ code: error.code, run_id: invocation.context.runId }, 'large result not saved');
-      return describe(output, `It could not be saved (${error.message})`);
-    }
-    return describe(
-      output,
-      `It was saved to ${saved}; read it in parts with read_file (offset, limit) or search it with grep`,
+    const saved = await this.save(output, invocation);
+    const { headChars, tailChars } = WORKSPACE_LIMITS.largeResult;
+    return (
+      `This result is too large to show (${output.length} characters). It was saved to ${saved}; ` +
+      'read it in parts with read_file (offset, limit) or search it with grep. It begins:\n\n' +
+      `${output.slice(0, headChars)}\n…\n\nIt ends:\n\n…\n${output.slice(-tailChars)}`
     );
   }
 
@@ -72,12 +63,4 @@ export class LargeToolResults implements LargeResultStore, OnModuleInit {
     );
     return target.virtualPath;
   }
-}
-
-function describe(output: string, where: string): string {
-  const { headChars, tailChars } = WORKSPACE_LIMITS.largeResult;
-  return (
-    `This result is too large to show (${output.length} characters). ${where}. It begins:\n\n` +
-    `${output.slice(0, headChars)}\n…\n\nIt ends:\n\n…\n${output.slice(-tailChars)}`
-  );
 }
