@@ -6,6 +6,7 @@ import { AgentsModule } from '../agents/index.js';
 import { ArtifactsModule } from '../artifacts/index.js';
 import { WorkspaceModule } from '../workspace/index.js';
 import { ThreadFilesController } from './thread-files.controller.js';
+import { ThreadDeletionChecks } from './deletion/thread-deletion-checks.js';
 import { ThreadEntity } from './thread.entity.js';
 import { ThreadsController } from './threads.controller.js';
 import { ThreadsRepository } from './threads.repository.js';
@@ -25,7 +26,7 @@ import { uploadMulterOptions } from './upload/upload-limits.js';
     }),
   ],
   controllers: [ThreadsController, ThreadFilesController],
-  providers: [ThreadsRepository, ThreadsService],
-  exports: [ThreadsService],
+  providers: [ThreadsRepository, ThreadsService, ThreadDeletionChecks],
+  exports: [ThreadsService, ThreadDeletionChecks],
 })
 export class ThreadsModule {}

@@ -40,6 +40,11 @@ export class WorkspaceQuota {
     return this.withinQuota(user, async () => newBytes - (await replacedBytes(realPath)), write);
   }
 
+  /** Runs `remove`, which frees what `freedBytes` measured (under the lock, just before): usage drops by it. */
+  release<T>(user: QuotaUser, freedBytes: () => Promise<number>, remove: () => Promise<T>): Promise<T> {
+    return this.withinQuota(user, async () => -(await freedBytes()), remove);
+  }
+
   private async withinQuota<T>(
     user: QuotaUser,
     growthOf: () => Promise<number>,
