@@ -215,23 +215,25 @@ describe('thread workdir files: delete, deleted with their thread, uploads count
       await upload(user, thread, 'filler.bin', 100 * KB);
       const socket = connect(port, '127.0.0.1');
       const total = 4 * QUOTA;
+      const head =
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="huge.bin"\r\n` +
+        'Content-Type: application/octet-stream\r\n\r\n';
+      const tail = `\r\n--${BOUNDARY}--\r\n`;
+      const response = responseOf(socket, 25_000);
       try {
         socket.write(
           `POST /api/threads/${thread.id}/files HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
             `Authorization: Bearer ${user.token}\r\n` +
             `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\n` +
-            `Content-Length: ${total + 1024}\r\n\r\n` +
-            `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="huge.bin"\r\n` +
-            'Content-Type: application/octet-stream\r\n\r\n',
+            `Content-Length: ${Buffer.byteLength(head) + total + Buffer.byteLength(tail)}\r\n\r\n${head}`,
         );
         socket.write(Buffer.alloc(64 * KB, 1));
         await until(async () => (await tempFiles()).length === 1, 'the upload streaming to a temp file');
         // Past the room left (156 KiB): refused before the rest of the file was even sent.
         socket.write(Buffer.alloc(128 * KB, 1));
         await until(async () => (await tempFiles()).length === 0, 'the temp file removed at the quota');
-        const response = responseOf(socket, 10_000);
         socket.write(Buffer.alloc(total - 192 * KB, 1));
-        socket.end(`\r\n--${BOUNDARY}--\r\n`);
+        socket.end(tail);
         expect(await response).toMatchObject({
           status: 413,
           body: { code: 'workspace.quota_exceeded', details: { quota_bytes: QUOTA, used_bytes: 100 * KB } },
