@@ -38,19 +38,17 @@ describe('tool results in runs: every source, any text, any end', () => {
       transport: 'streamable_http',
       tools: [
         { name: 'nul_text', handler: () => ({ content: [{ type: 'text', text: 'a\u0000b' }] }) },
+        { name: 'lone_surrogate', handler: () => ({ content: [{ type: 'text', text: 'a\ud800b' }] }) },
         { name: 'patient_op', handler: (_args, signal) => never(signal) },
       ],
     });
-    const added = await runtime.ctx.http
-      .post('/api/system/mcp-servers')
-      .set(auth(admin))
-      .send({
-        slug: 'odd',
-        name: 'odd',
-        transport: 'streamable_http',
-        url: mcp.url,
-        sse_read_timeout_s: 120,
-      });
+    const added = await runtime.ctx.http.post('/api/system/mcp-servers').set(auth(admin)).send({
+      slug: 'odd',
+      name: 'odd',
+      transport: 'streamable_http',
+      url: mcp.url,
+      sse_read_timeout_s: 120,
+    });
     expect(added.status).toBe(201);
   });
   // A run that fails leaves its later replies unused: each test starts from its own script.
@@ -119,6 +117,51 @@ describe('tool results in runs: every source, any text, any end', () => {
       [threadId],
     );
     expect(messages.map((m) => m.content)).toEqual(['a\uFFFDb']);
+  });
+
+  it('stores an MCP text result holding a lone surrogate and goes on with the run', async () => {
+    const threadId = await newThread(runtime.ctx, user, await agentWith({ mcps: ['odd'] }));
+    runtime.fake.script(
+      { toolCalls: [{ id: 'call_lone', name: 'lone_surrogate', args: {} }] },
+      { text: 'read it' },
+    );
+    const { runId, status } = await runToEnd(threadId, 'surrogate please');
+    expect({ status, error: (await runRow(runtime.ctx, runId)).error }).toEqual({
+      status: 'completed',
+      error: null,
+    });
+    const answer = toolAnswer(runtime.fake.requests.at(-1)!.body.messages, 'call_lone');
+    expect(answer?.content).toBe('a\uFFFDb');
+  });
+
+  it('stores a model reply and tool call arguments holding NUL and goes on with the run', async () => {
+    const threadId = await newThread(runtime.ctx, user, await agentWith({ tools: ['read_file'] }));
+    runtime.fake.script(
+      {
+        text: 'look\u0000',
+        toolCalls: [{ id: 'call_arg', name: 'read_file', args: { file_path: 'a\u0000b' } }],
+      },
+      { text: 'hello\u0000world' },
+    );
+    const { runId, status } = await runToEnd(threadId, 'nul from the model');
+    expect({ status, error: (await runRow(runtime.ctx, runId)).error }).toEqual({
+      status: 'completed',
+      error: null,
+    });
+    const messages = await runtime.ctx.dataSource.query<
+      { role: string; content: string; tool_calls: unknown }[]
+    >(
+      `SELECT role, content, tool_calls FROM messages WHERE thread_id = $1 AND role = 'assistant' ORDER BY position`,
+      [threadId],
+    );
+    expect(messages).toEqual([
+      {
+        role: 'assistant',
+        content: 'look\uFFFD',
+        tool_calls: [{ id: 'call_arg', name: 'read_file', args: { file_path: 'a\uFFFDb' } }],
+      },
+      { role: 'assistant', content: 'hello\uFFFDworld', tool_calls: null },
+    ]);
   });
 
   it('reads a text file whose NUL lies past the binary sniff without failing the run', async () => {
