@@ -46,6 +46,10 @@ export class AppConfig {
     readonly loginMaxFailuresPerMinute: number;
     /** scrypt cost for new password hashes: N = 2^this (r=8, p=1). */
     readonly passwordHashLogN: number;
+    /** scrypt derivations one process runs at once (each holds 128·N·8 bytes). */
+    readonly passwordCheckConcurrency: number;
+    /** Password checks that may wait for a slot; a login beyond them gets 429. */
+    readonly passwordCheckQueue: number;
   };
   readonly secrets: {
     /** 32-byte AES key. */
@@ -123,6 +127,8 @@ export class AppConfig {
     readonly sseHeartbeatSeconds: number;
     /** Run event streams one user may hold open at once, over every API process. */
     readonly sseMaxStreamsPerUser: number;
+    /** A stream whose client takes nothing for this long while a write waits is closed. */
+    readonly sseWriteTimeoutSeconds: number;
     /** Bound of `POST /api/agent-calls` with `wait: true` before it answers 504. */
     readonly agentCallWaitSeconds: number;
     /** Longest free-text answer to an `ask_user_question` question. */

@@ -12,7 +12,8 @@ export type PathRefusal =
   | 'symlink_escape'
   | 'read_only'
   | 'not_shared'
-  | 'not_a_workdir';
+  | 'not_a_workdir'
+  | 'outside_workdir';
 
 const REFUSAL_MESSAGES: Record<PathRefusal, string> = {
   invalid_syntax: 'is not a valid path',
@@ -23,6 +24,7 @@ const REFUSAL_MESSAGES: Record<PathRefusal, string> = {
   read_only: 'is read-only (shared skills cannot be changed; write to your workdir instead)',
   not_shared: 'is not a skill shared with you',
   not_a_workdir: 'is not a project workdir (/home/gem/user-data/workdir/<project>/)',
+  outside_workdir: "is not inside the thread's workdir",
 };
 
 export const WorkspaceErrorCode = {

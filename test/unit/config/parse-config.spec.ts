@@ -35,6 +35,7 @@ describe('parseConfig', () => {
       eventFlushMs: 50,
       sseHeartbeatSeconds: 15,
       sseMaxStreamsPerUser: 20,
+      sseWriteTimeoutSeconds: 30,
       agentCallWaitSeconds: 60,
       answerMaxChars: 20_000,
       shutdownGraceSeconds: 25,
@@ -43,6 +44,8 @@ describe('parseConfig', () => {
     });
     expect(config.auth.loginMaxFailuresPerMinute).toBe(10);
     expect(config.auth.passwordHashLogN).toBe(17);
+    expect(config.auth.passwordCheckConcurrency).toBe(2);
+    expect(config.auth.passwordCheckQueue).toBe(32);
     expect(config.http.trustProxy).toBe(false);
     expect(config.workspace.quotaBytes).toBe(1073741824);
     expect(parseConfig({ ...valid, WORKSPACE_QUOTA_BYTES: '2048' }).workspace.quotaBytes).toBe(2048);

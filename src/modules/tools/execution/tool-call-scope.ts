@@ -3,7 +3,7 @@ import type { RunAuthorizationRevokedError } from '../tools.errors.js';
 import type { ToolCall, ToolExecutionContext } from './tool-execution-context.js';
 
 /** The outcome as stored in `tool_calls.outcome`, counted by `ToolMetrics` and shown on the result. */
-export type ToolCallOutcome = 'ok' | 'error' | 'refused' | 'timeout' | 'revoked';
+export type ToolCallOutcome = 'ok' | 'error' | 'refused' | 'timeout' | 'cancelled' | 'revoked';
 
 /** How one call ended. Set once by the error-to-result stage; audit and metrics record it. */
 export type ToolCallEnd =
