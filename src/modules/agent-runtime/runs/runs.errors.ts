@@ -5,6 +5,8 @@ export const RunsErrorCode = {
   NOT_FOUND: 'runs.not_found',
   THREAD_BUSY: 'runs.thread_busy',
   WAITING_FOR_ANSWER: 'runs.waiting_for_answer',
+  /** A subagent's child thread: its runs are started by its parent run only. */
+  CHILD_THREAD: 'runs.child_thread',
   ALREADY_FINISHED: 'runs.already_finished',
   ALREADY_ANSWERED: 'runs.already_answered',
   NOT_WAITING: 'runs.not_waiting',
@@ -33,6 +35,13 @@ export const RunsErrors = {
       RunsErrorCode.WAITING_FOR_ANSWER,
       'The thread has a run waiting for an answer: answer it or cancel it first.',
       { details: { waiting_run_id: waitingRunId } },
+    ),
+  childThread: (threadId: string) =>
+    new DomainError(
+      'conflict',
+      RunsErrorCode.CHILD_THREAD,
+      "This thread belongs to a subagent: it runs only through its parent conversation's run.",
+      { details: { thread_id: threadId } },
     ),
   alreadyFinished: (status: string) =>
     new DomainError('conflict', RunsErrorCode.ALREADY_FINISHED, `The run has already finished (${status}).`, {
