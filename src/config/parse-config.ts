@@ -152,7 +152,7 @@ const schema = z.object({
   EMBEDDINGS_MODEL: optionalText,
   KNOWLEDGE_MCP_URL: optionalText,
   KNOWLEDGE_MCP_ALLOWED_HOSTS: optionalText,
-  KNOWLEDGE_DELEGATION_TTL_SECONDS: integer(300, 30, 3600),
+  KNOWLEDGE_DELEGATION_TTL_SECONDS: integer(60, 30, 3600),
   TAVILY_API_KEY: optionalText,
   TAVILY_BASE_URL: url(['http:', 'https:'], 'https://api.tavily.com'),
   DEEPSEEK_API_KEY: optionalText,
