@@ -19,7 +19,12 @@ export interface NewRunRequest {
   queuePolicy: 'enqueue' | 'reject';
   model: string | null;
   requestId: string | null;
-  parentRunId?: string | null;
+  /**
+   * A subagent's child run: the parent run creating it, under the lease it holds. The parent's
+   * `subagent` started event is written in the creation's transaction (fenced by that lease), so a
+   * replayed start finds the child and its announcement together and adds neither again.
+   */
+  parent?: { runId: string; leaseToken: string };
 }
 
 export interface CreatedRun {
@@ -49,7 +54,9 @@ export class RunCreation {
       const existing = await this.runs.findByRequest(userId, request.requestId);
       if (existing !== null) return this.replay(existing, digest, request.requestId);
     }
-    let created: { run: RunEntity; position: number; events: RunEvent[] } | { existing: RunEntity };
+    let created:
+      | { run: RunEntity; position: number; events: RunEvent[]; parentEvents: RunEvent[] }
+      | { existing: RunEntity };
     try {
       created = await this.insert(userId, thread, request, digest);
     } catch (error) {
@@ -60,6 +67,7 @@ export class RunCreation {
     }
     if ('existing' in created) return this.replay(created.existing, digest, request.requestId!);
     await this.events.publish(created.run.id, created.events);
+    if (request.parent !== undefined) await this.events.publish(request.parent.runId, created.parentEvents);
     if (created.position === 0) await this.dispatcher.dispatch(created.run);
     return { run: created.run, queuePosition: created.position };
   }
@@ -95,14 +103,33 @@ export class RunCreation {
           agentId,
           input: request.input,
           model: request.model,
-          parentRunId: request.parentRunId ?? null,
+          parentRunId: request.parent?.runId ?? null,
           requestId: request.requestId,
           payloadDigest: digest,
           originRequestId: currentRequestId(),
         },
         { id: randomUUID(), threadId: thread.id, runId, role: 'user', content: request.input },
       );
-      return { run, position: active.length, events };
+      const parentEvents =
+        request.parent === undefined
+          ? []
+          : await this.events.appendFencedIn(
+              manager,
+              request.parent.runId,
+              [
+                {
+                  type: 'subagent',
+                  payload: {
+                    run_id: run.id,
+                    thread_id: thread.id,
+                    subagent_slug: thread.agentSlug,
+                    status: run.status,
+                  },
+                },
+              ],
+              request.parent.leaseToken,
+            );
+      return { run, position: active.length, events, parentEvents };
     });
   }
 

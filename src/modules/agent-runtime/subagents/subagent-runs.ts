@@ -4,7 +4,6 @@ import { DomainError } from '../../../common/errors/index.js';
 import { AgentsService } from '../../agents/index.js';
 import { ThreadsService, type ThreadRef } from '../../threads/index.js';
 import type { ToolInvocation } from '../../tools/index.js';
-import { RunEvents } from '../events/run-events.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
 import { RunCreation } from '../runs/run-creation.js';
 import { isTerminal } from '../runs/run-status.js';
@@ -42,7 +41,6 @@ export class SubagentRuns {
     private readonly creation: RunCreation,
     private readonly threads: ThreadsService,
     private readonly agents: AgentsService,
-    private readonly events: RunEvents,
     private readonly messages: MessagesRepository,
     private readonly transitions: RunTransitions,
     private readonly signals: RunCancelSignals,
@@ -61,28 +59,20 @@ export class SubagentRuns {
     const thread = await this.childThread(args, parent, { id: agent.id, slug }, key);
     let child: RunEntity;
     try {
+      // The parent's `subagent` started event is written with the child (RunCreation), so a start
+      // executed again after a lost worker finds both and announces nothing twice.
       ({ run: child } = await this.creation.create(parent.userId, thread, {
         input: args.description,
         queuePolicy: 'reject',
         model: null,
         requestId: key,
-        parentRunId: parent.id,
+        parent: { runId: parent.id, leaseToken: context.leaseToken },
       }));
     } catch (error) {
       if (error instanceof DomainError && error.code === RunsErrorCode.THREAD_BUSY)
         return { status: 'busy', thread_id: thread.id, active_run_id: String(error.details?.active_run_id) };
       throw error;
     }
-    await this.events.emit(
-      parent.id,
-      [
-        {
-          type: 'subagent',
-          payload: { run_id: child.id, thread_id: thread.id, subagent_slug: slug, status: child.status },
-        },
-      ],
-      { leaseToken: context.leaseToken },
-    );
     return { status: 'started', run_id: child.id, thread_id: thread.id, subagent_slug: slug };
   }
 
