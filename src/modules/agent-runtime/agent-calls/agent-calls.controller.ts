@@ -33,6 +33,7 @@ export class AgentCallsController {
       RunsErrorCode.CHILD_THREAD,
       CommonErrorCode.REQUEST_ID_CONFLICT,
     ],
+    [429, RunsErrorCode.TOO_MANY_ACTIVE_RUNS],
     [422, ThreadsErrorCode.UNKNOWN_AGENT, AgentCallsErrorCode.THREAD_AGENT_MISMATCH],
     [504, RunsErrorCode.WAIT_TIMEOUT],
     503,

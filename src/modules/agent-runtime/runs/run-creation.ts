@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
+import { AppConfig } from '../../../config/app-config.js';
 import { CommonErrors } from '../../../common/errors/index.js';
 import { currentRequestId } from '../../../common/request-id/request-context.js';
 import { isUniqueViolation } from '../../../database/unique-violation.js';
@@ -46,6 +47,7 @@ export class RunCreation {
     private readonly dispatcher: RunDispatcher,
     private readonly threads: ThreadsService,
     private readonly transitions: RunTransitions,
+    private readonly config: AppConfig,
   ) {}
 
   async create(userId: string, thread: ThreadRef, request: NewRunRequest): Promise<CreatedRun> {
@@ -86,6 +88,9 @@ export class RunCreation {
           .findOneBy({ userId, requestId: request.requestId });
         if (existing !== null) return { existing };
       }
+      const limit = this.config.runtime.maxActiveRunsPerUser;
+      if ((await this.runs.lockAndCountWorkerBoundIn(manager, userId)) >= limit)
+        throw RunsErrors.tooManyActiveRuns(limit);
       const agentId = await this.threads.lockForRun(manager, thread);
       const active = await this.runs.activeInThread(thread.id, manager);
       // A run parked in subagent_await waits for its children, not for the user: it queues like a running one.

@@ -33,6 +33,7 @@ export class RunsController {
       RunsErrorCode.CHILD_THREAD,
       CommonErrorCode.REQUEST_ID_CONFLICT,
     ],
+    [429, RunsErrorCode.TOO_MANY_ACTIVE_RUNS],
     503,
   )
   create(

@@ -12,6 +12,10 @@ export const RunsErrorCode = {
   NOT_WAITING: 'runs.not_waiting',
   WAITING_POINT_NOT_FOUND: 'runs.waiting_point_not_found',
   TOO_MANY_STREAMS: 'runs.too_many_streams',
+  /** The user already has `RUNS_MAX_ACTIVE_PER_USER` runs queued or running (429, Retry-After). */
+  TOO_MANY_ACTIVE_RUNS: 'runs.too_many_active_runs',
+  /** A tool call past `RUN_MAX_TOOL_CALLS_PER_TURN` in one model turn: answered, never executed. */
+  TOO_MANY_TOOL_CALLS: 'runs.too_many_tool_calls',
   WAIT_TIMEOUT: 'runs.wait_timeout',
   WORKER_LOST: 'runs.worker_lost',
   STEP_LIMIT_EXCEEDED: 'runs.step_limit_exceeded',
@@ -22,6 +26,9 @@ export const RunsErrorCode = {
   TOOL_CALL_INTERRUPTED: 'runs.tool_call_interrupted',
 } as const;
 export type RunsErrorCode = (typeof RunsErrorCode)[keyof typeof RunsErrorCode];
+
+/** How long a client refused for too many active runs waits before trying again. */
+const ACTIVE_RUNS_RETRY_AFTER_SECONDS = 10;
 
 export const RunsErrors = {
   notFound: () => new DomainError('not_found', RunsErrorCode.NOT_FOUND, 'Run not found.'),
@@ -63,6 +70,20 @@ export const RunsErrors = {
       RunsErrorCode.TOO_MANY_STREAMS,
       `You already have ${limit} run event streams open; close one or try again later.`,
       { details: { limit }, retryAfterSeconds },
+    ),
+  tooManyActiveRuns: (limit: number) =>
+    new DomainError(
+      'rate_limited',
+      RunsErrorCode.TOO_MANY_ACTIVE_RUNS,
+      `You already have ${limit} runs queued or running; wait for one to end.`,
+      { details: { limit }, retryAfterSeconds: ACTIVE_RUNS_RETRY_AFTER_SECONDS },
+    ),
+  tooManyToolCalls: (limit: number) =>
+    new DomainError(
+      'unprocessable',
+      RunsErrorCode.TOO_MANY_TOOL_CALLS,
+      `Only the first ${limit} tool calls of one reply are executed; call this one again in a later reply.`,
+      { details: { limit } },
     ),
   waitTimeout: (runId: string, threadId: string) =>
     new DomainError(

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { DomainError } from '../../../common/errors/index.js';
+import { AppConfig } from '../../../config/app-config.js';
 import { AgentsService } from '../../agents/index.js';
 import { ThreadsService, type ThreadRef } from '../../threads/index.js';
 import type { ToolInvocation } from '../../tools/index.js';
@@ -44,6 +45,7 @@ export class SubagentRuns {
     private readonly messages: MessagesRepository,
     private readonly transitions: RunTransitions,
     private readonly signals: RunCancelSignals,
+    private readonly config: AppConfig,
   ) {}
 
   async start(args: SubagentStartArgs, invocation: ToolInvocation): Promise<StartResult> {
@@ -56,6 +58,7 @@ export class SubagentRuns {
     if (agent === null || !agent.isSubagent) throw SubagentsErrors.unknownSubagent(slug, callable);
     // The same call replayed (a worker that died after starting it) finds the thread and run it made.
     const key = callKey(context.runId, toolCallId);
+    await this.assertRoomForChild(parent, key);
     const thread = await this.childThread(args, parent, { id: agent.id, slug }, key);
     let child: RunEntity;
     try {
@@ -110,6 +113,13 @@ export class SubagentRuns {
       await this.transitions.cancelActiveChildren(child.id);
     }
     return { run_id: child.id, status };
+  }
+
+  /** A replayed start (its child exists) always passes; a new one only under the parent's cap. */
+  private async assertRoomForChild(parent: RunEntity, key: string): Promise<void> {
+    if ((await this.runs.findByRequest(parent.userId, key)) !== null) return;
+    const limit = this.config.runtime.maxActiveChildren;
+    if ((await this.runs.countActiveChildren(parent.id)) >= limit) throw SubagentsErrors.limitReached(limit);
   }
 
   private async child(runId: string, invocation: ToolInvocation): Promise<RunEntity> {
