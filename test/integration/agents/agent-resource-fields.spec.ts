@@ -28,11 +28,8 @@ describe('agents: resource fields stored as given', () => {
   afterAll(() => close());
 
   const storedConfig = async (slug: string) =>
-    (
-      (await ctx.dataSource.query(`SELECT config FROM agents WHERE slug = $1`, [slug])) as {
-        config: object;
-      }[]
-    )[0].config;
+    (await ctx.dataSource.query<{ config: object }[]>(`SELECT config FROM agents WHERE slug = $1`, [slug]))[0]
+      .config;
 
   it('keeps every resource field in the order sent, base tools included, on create, read and PATCH', async () => {
     const fields = {
