@@ -131,6 +131,12 @@ export class AppConfig {
     readonly sseWriteTimeoutSeconds: number;
     /** Bound of `POST /api/agent-calls` with `wait: true` before it answers 504. */
     readonly agentCallWaitSeconds: number;
+    /** Children (subagent runs) one parent run may have active at once. */
+    readonly maxActiveChildren: number;
+    /** Tool calls of one model turn that are executed; the rest get a tool error. */
+    readonly maxToolCallsPerTurn: number;
+    /** Runs of one user queued, running or cancel-requested at once (waiting runs hold no worker). */
+    readonly maxActiveRunsPerUser: number;
     /** Longest free-text answer to an `ask_user_question` question. */
     readonly answerMaxChars: number;
     readonly shutdownGraceSeconds: number;

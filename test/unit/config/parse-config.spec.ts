@@ -37,6 +37,9 @@ describe('parseConfig', () => {
       sseMaxStreamsPerUser: 20,
       sseWriteTimeoutSeconds: 30,
       agentCallWaitSeconds: 60,
+      maxActiveChildren: 8,
+      maxToolCallsPerTurn: 32,
+      maxActiveRunsPerUser: 50,
       answerMaxChars: 20_000,
       shutdownGraceSeconds: 25,
       checkpointPruneSeconds: 300,
@@ -84,6 +87,9 @@ describe('parseConfig', () => {
     ['WORKSPACE_QUOTA_BYTES', '10', 'between 1024 and'],
     ['PASSWORD_HASH_LOG_N', '13', 'between 14 and 20'],
     ['PASSWORD_HASH_LOG_N', '21', 'between 14 and 20'],
+    ['SUBAGENT_MAX_ACTIVE_CHILDREN', '0', 'between 1 and 1000'],
+    ['RUN_MAX_TOOL_CALLS_PER_TURN', 'many', 'must be an integer'],
+    ['RUNS_MAX_ACTIVE_PER_USER', '0', 'between 1 and'],
   ])('refuses %s=%s naming the variable', (variable, value, problem) => {
     const problems = problemsOf({ ...valid, [variable]: value });
     expect(Object.keys(problems)).toEqual([variable]);

@@ -14,6 +14,12 @@ export const TERMINAL_STATUSES: readonly RunStatus[] = ['completed', 'failed', '
 /** Runs that hold their thread: a new run on the thread waits behind them (FIFO) or is refused. */
 export const ACTIVE_STATUSES: readonly RunStatus[] = ['queued', 'running', 'waiting', 'cancel_requested'];
 
+/**
+ * Runs that hold or want a worker: what the per-user cap counts. A `waiting` run (for an answer, or
+ * parked for its children) holds no worker and does not count.
+ */
+export const WORKER_BOUND_STATUSES: readonly RunStatus[] = ['queued', 'running', 'cancel_requested'];
+
 export function isTerminal(status: RunStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
 }

@@ -147,6 +147,7 @@ export class RunExecutor implements OnModuleInit {
         visibility: this.visibility,
         checkpoints: this.checkpointer.saver,
         eventFlushMs: this.config.runtime.eventFlushMs,
+        maxToolCallsPerTurn: this.config.runtime.maxToolCallsPerTurn,
       },
       {
         runId: run.id,
