@@ -17,6 +17,7 @@ import { Skills1796032000000 } from './1796032000000-Skills.js';
 import { SubagentAwaits1796033000000 } from './1796033000000-SubagentAwaits.js';
 import { Knowledge1796034000000 } from './1796034000000-Knowledge.js';
 import { LongToolCallNames1796036000000 } from './1796036000000-LongToolCallNames.js';
+import { LongImprovementMarkCallIds1796036000001 } from './1796036000001-LongImprovementMarkCallIds.js';
 import { SkillDrafts1796038000000 } from './1796038000000-SkillDrafts.js';
 
 /**
@@ -43,5 +44,6 @@ export const MIGRATIONS = [
   SubagentAwaits1796033000000,
   Knowledge1796034000000,
   LongToolCallNames1796036000000,
+  LongImprovementMarkCallIds1796036000001,
   SkillDrafts1796038000000,
 ] as const;

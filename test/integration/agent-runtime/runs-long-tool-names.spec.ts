@@ -1,4 +1,5 @@
 import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
+import { marksOfRun } from '../improvement-marks/mark-rows';
 import { toolAnswer } from '../../support/runs/model-requests';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
 import { startRuntime } from '../../support/runs/runtime-context';
@@ -70,5 +71,17 @@ describe('runs: long model-sent tool names and tool call ids', () => {
       .send({ answers: { 'q-1': 'this one' } });
     expect(answered.status).toBe(200);
     expect(await waitForStatus(ctx, run.run_id, isTerminal)).toBe('completed');
+  });
+
+  it('saves an improvement mark whose tool call id has 300 characters', async () => {
+    fake.script(
+      { toolCalls: [{ id: LONG_ID, name: 'mark_for_improvement', args: { reason: 'Use ISO dates.' } }] },
+      { text: 'noted' },
+    );
+    const run = await startRun(ctx, user, await newThread(ctx, user), { input: 'remember this' });
+    expect(await waitForStatus(ctx, run.run_id, isTerminal)).toBe('completed');
+    const marks = await marksOfRun(ctx, run.run_id);
+    expect(marks).toHaveLength(1);
+    expect(marks[0]).toMatchObject({ tool_call_id: LONG_ID, reason: 'Use ISO dates.' });
   });
 });
