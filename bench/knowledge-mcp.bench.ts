@@ -150,7 +150,7 @@ export async function runKnowledgeMcpBench(
       workdir: '/home/gem/user-data/workdir/bench/',
       executableTools: names,
       visibleTools: names,
-      runTools: new Map(loaded.tools.map((t) => [t.name, t.execution!])),
+      offeredTools: new Map(loaded.tools.map((t) => [t.name, t.execution!])),
       isSubagent: false,
     };
     const executor = app.get(ToolExecutor);

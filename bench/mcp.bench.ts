@@ -108,7 +108,7 @@ export async function runMcpBench(context: BenchContext, calls = 2000): Promise<
       workdir: '/home/gem/user-data/workdir/bench/',
       executableTools: names,
       visibleTools: names,
-      runTools: new Map([[tool.name, tool.execution!]]),
+      offeredTools: new Map([[tool.name, tool.execution!]]),
       isSubagent: false,
     };
     await direct.connect(new StreamableHTTPClientTransport(new URL(echo.url)));

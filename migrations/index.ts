@@ -16,6 +16,9 @@ import { WebSearchSettings1796031000000 } from './1796031000000-WebSearchSetting
 import { Skills1796032000000 } from './1796032000000-Skills.js';
 import { SubagentAwaits1796033000000 } from './1796033000000-SubagentAwaits.js';
 import { Knowledge1796034000000 } from './1796034000000-Knowledge.js';
+import { LongToolCallNames1796036000000 } from './1796036000000-LongToolCallNames.js';
+import { LongImprovementMarkCallIds1796036000001 } from './1796036000001-LongImprovementMarkCallIds.js';
+import { SkillDrafts1796038000000 } from './1796038000000-SkillDrafts.js';
 
 /**
  * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
@@ -40,4 +43,7 @@ export const MIGRATIONS = [
   Skills1796032000000,
   SubagentAwaits1796033000000,
   Knowledge1796034000000,
+  LongToolCallNames1796036000000,
+  LongImprovementMarkCallIds1796036000001,
+  SkillDrafts1796038000000,
 ] as const;

@@ -43,5 +43,7 @@ export function appEnvironment(options: {
     ADMIN_PASSWORD,
     // The fan-out figure opens 500 streams as one user: above the per-user cap a deployment would keep.
     SSE_MAX_STREAMS_PER_USER: '1000',
+    // Likewise it starts 100 runs at once as that user: above RUNS_MAX_ACTIVE_PER_USER's default.
+    RUNS_MAX_ACTIVE_PER_USER: '1000',
   };
 }

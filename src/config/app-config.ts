@@ -11,6 +11,10 @@ export class AppConfig {
   readonly skills: {
     /** Builtin skills (`<slug>/SKILL.md` folders) synced at every start; null: the installation's `skills/builtin`. */
     readonly builtinDir: string | null;
+    /** Unconfirmed skill drafts one user may keep at a time… */
+    readonly draftsPerUser: number;
+    /** …and the bytes of their uploads or fetched archives together. */
+    readonly draftBytesPerUser: number;
   };
   readonly workspace: {
     /** Bytes one user's workspace may hold in all (tools, uploads, OCR results, large tool results). */
@@ -42,6 +46,10 @@ export class AppConfig {
     readonly loginMaxFailuresPerMinute: number;
     /** scrypt cost for new password hashes: N = 2^this (r=8, p=1). */
     readonly passwordHashLogN: number;
+    /** scrypt derivations one process runs at once (each holds 128·N·8 bytes). */
+    readonly passwordCheckConcurrency: number;
+    /** Password checks that may wait for a slot; a login beyond them gets 429. */
+    readonly passwordCheckQueue: number;
   };
   readonly secrets: {
     /** 32-byte AES key. */
@@ -78,6 +86,13 @@ export class AppConfig {
     /** Per-call timeout unless a tool declares its own (TOOL_TIMEOUT_SECONDS). */
     readonly defaultTimeoutMs: number;
   };
+  readonly mcp: {
+    /**
+     * Most bytes one response of a remote MCP server may carry (one event of an event stream), past
+     * which the connection is closed (MCP_MAX_RESPONSE_BYTES).
+     */
+    readonly maxResponseBytes: number;
+  };
   readonly improvementMarks: {
     /** Marks older than this many days are deleted by the daily maintenance job. */
     readonly retentionDays: number;
@@ -95,6 +110,8 @@ export class AppConfig {
     readonly maxUnzippedBytes: number;
     readonly maxConcurrency: number;
     readonly workerMemoryMb: number;
+    /** A conversion worker (parsing and clean-up) is terminated after this. */
+    readonly workerTimeoutMs: number;
   };
   readonly runtime: {
     /** A claimed run's lease; the worker renews it every third of this. */
@@ -110,8 +127,16 @@ export class AppConfig {
     readonly sseHeartbeatSeconds: number;
     /** Run event streams one user may hold open at once, over every API process. */
     readonly sseMaxStreamsPerUser: number;
+    /** A stream whose client takes nothing for this long while a write waits is closed. */
+    readonly sseWriteTimeoutSeconds: number;
     /** Bound of `POST /api/agent-calls` with `wait: true` before it answers 504. */
     readonly agentCallWaitSeconds: number;
+    /** Children (subagent runs) one parent run may have active at once. */
+    readonly maxActiveChildren: number;
+    /** Tool calls of one model turn that are executed; the rest get a tool error. */
+    readonly maxToolCallsPerTurn: number;
+    /** Runs of one user queued, running or cancel-requested at once (waiting runs hold no worker). */
+    readonly maxActiveRunsPerUser: number;
     /** Longest free-text answer to an `ask_user_question` question. */
     readonly answerMaxChars: number;
     readonly shutdownGraceSeconds: number;

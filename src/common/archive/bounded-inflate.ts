@@ -2,7 +2,7 @@ import { inflateRawSync } from 'node:zlib';
 import { ArchiveRefusal, ZipFormatError } from './archive.errors.js';
 import { readZipDirectory, storedBytes, type ZipEntry } from './zip-directory.js';
 
-/** The compression-ratio cap (RELIABILITY 10): a bomb's entries inflate far past what real files do. */
+/** The compression-ratio cap, on the bytes actually inflated: a bomb's entries go far past real files'. */
 export interface RatioLimit {
   /** An entry may inflate to at most this many times its compressed size… */
   maxRatio: number;

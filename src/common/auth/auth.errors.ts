@@ -16,6 +16,8 @@ export const AuthErrorCode = {
   API_KEY_EXPIRED: 'auth.api_key_expired',
   ACCOUNT_DISABLED: 'auth.account_disabled',
   TOO_MANY_ATTEMPTS: 'auth.too_many_attempts',
+  /** Every password check slot of the process is taken and its queue is full. */
+  TOO_MANY_REQUESTS: 'auth.too_many_requests',
   /** A 401 raised by Nest itself rather than by the auth guards. */
   UNAUTHENTICATED: 'auth.unauthenticated',
   FORBIDDEN: 'auth.forbidden',

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config.js';
+import { PasswordCheckGate } from './password-check-gate.js';
 import { PasswordHasher } from './password-hasher.js';
 import { SecretBox } from './secret-box.js';
 
@@ -8,9 +9,16 @@ import { SecretBox } from './secret-box.js';
 @Module({
   providers: [
     {
-      provide: PasswordHasher,
+      provide: PasswordCheckGate,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => new PasswordHasher(config.auth.passwordHashLogN),
+      useFactory: (config: AppConfig) =>
+        new PasswordCheckGate(config.auth.passwordCheckConcurrency, config.auth.passwordCheckQueue),
+    },
+    {
+      provide: PasswordHasher,
+      inject: [AppConfig, PasswordCheckGate],
+      useFactory: (config: AppConfig, gate: PasswordCheckGate) =>
+        new PasswordHasher(config.auth.passwordHashLogN, gate),
     },
     {
       provide: SecretBox,
@@ -22,6 +30,6 @@ import { SecretBox } from './secret-box.js';
         ),
     },
   ],
-  exports: [PasswordHasher, SecretBox],
+  exports: [PasswordHasher, PasswordCheckGate, SecretBox],
 })
 export class CryptoModule {}

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { PasswordCheckGate } from './password-check-gate.js';
 
 const KEY_LENGTH = 32;
 /** OWASP's scrypt recommendation: N=2^17, r=8, p=1 (128 MiB per derivation). */
@@ -50,20 +51,24 @@ function parse(stored: string): StoredHash | null {
 /**
  * scrypt password hashes in a self-describing format: `scrypt$N$r$p$salt$hash` (base64), so the
  * cost can be raised without invalidating stored hashes: older ones still verify, and `needsRehash`
- * tells the login to store a new hash at the current cost.
+ * tells the login to store a new hash at the current cost. Every derivation passes the process's
+ * `PasswordCheckGate`: checks (`verify`, `burn`) are refused when it is full, new hashes wait.
  */
 export class PasswordHasher {
   private readonly params: ScryptParams;
   private readonly dummySalt = randomBytes(16);
 
   /** `logN`: the cost, N = 2^logN (`PASSWORD_HASH_LOG_N`). */
-  constructor(logN = DEFAULT_PASSWORD_HASH_LOG_N) {
+  constructor(
+    logN = DEFAULT_PASSWORD_HASH_LOG_N,
+    private readonly gate = new PasswordCheckGate(Number.MAX_SAFE_INTEGER, 0),
+  ) {
     this.params = { N: 2 ** logN, r: BLOCK_SIZE, p: PARALLELISM };
   }
 
   async hash(password: string): Promise<string> {
     const salt = randomBytes(16);
-    const key = await derive(password, salt, this.params);
+    const key = await this.gate.run(() => derive(password, salt, this.params), 'queue');
     const { N, r, p } = this.params;
     return ['scrypt', N, r, p, salt.toString('base64'), key.toString('base64')].join('$');
   }
@@ -71,7 +76,7 @@ export class PasswordHasher {
   async verify(password: string, stored: string): Promise<boolean> {
     const parsed = parse(stored);
     if (parsed === null) return false;
-    const actual = await derive(password, parsed.salt, parsed.params);
+    const actual = await this.gate.run(() => derive(password, parsed.salt, parsed.params), 'refuse');
     return actual.length === parsed.hash.length && timingSafeEqual(actual, parsed.hash);
   }
 
@@ -85,6 +90,6 @@ export class PasswordHasher {
 
   /** Spends the same time as a real verification, so unknown usernames are not revealed by timing. */
   async burn(password: string): Promise<void> {
-    await derive(password, this.dummySalt, this.params);
+    await this.gate.run(() => derive(password, this.dummySalt, this.params), 'refuse');
   }
 }

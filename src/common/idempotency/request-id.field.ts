@@ -3,7 +3,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, Matches } from 'class-validator';
 import { WhenPresent } from '../validation/when-present.js';
 
-/** The optional `request_id` idempotency key of creating POSTs (API.md "Conventions"). */
+/** The optional `request_id` idempotency key of creating POSTs (`docs/api.md` "Idempotency"). */
 export const RequestIdField = () =>
   applyDecorators(
     ApiPropertyOptional({

@@ -13,7 +13,7 @@ const SCOPE_SCHEMA = {
     '`{"level":"global"}`, `{"level":"department","department_ids":[…]}` or `{"level":"users","user_ids":[…]}`',
 } as const;
 
-/** A submitted share config (agents, skills, knowledge bases: API.md "Conventions"). */
+/** A submitted share config (agents, skills, knowledge bases: `docs/api.md` "Share configs"). */
 export class ShareConfigDto implements ShareConfigInput {
   @ApiProperty({ enum: [2] })
   @IsIn([2])

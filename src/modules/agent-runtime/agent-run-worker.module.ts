@@ -19,7 +19,7 @@ import { RunReconciler } from './worker/run-reconciler.js';
 /**
  * Worker side of runs: the `agent-runs` consumer, the executor (assembly, graph, checkpointer, model,
  * tools) and the reconciler. The modules that register tools are composed next to it by the worker
- * process (`WORKER_MODULES`, `src/worker.module.ts`), so this module depends on none of them.
+ * process (`workerModules()` in `src/worker.module.ts`), so this module depends on none of them.
  */
 @Module({
   imports: [

@@ -11,6 +11,7 @@ import { RunCancellation } from './runs/run-cancellation.js';
 import { RunCreation } from './runs/run-creation.js';
 import { RunsController } from './runs/runs.controller.js';
 import { RunsService } from './runs/runs.service.js';
+import { ThreadDeletionGuard } from './runs/thread-deletion-guard.js';
 import { RunsCoreModule } from './runs-core.module.js';
 import { QuestionsController } from './questions/questions.controller.js';
 import { SubagentsModule } from './subagents/subagents.module.js';
@@ -27,6 +28,7 @@ import { SubagentsModule } from './subagents/subagents.module.js';
     AgentCallsService,
     RunEventStreams,
     RunStreamSlots,
+    ThreadDeletionGuard,
   ],
 })
 export class AgentRuntimeModule {}

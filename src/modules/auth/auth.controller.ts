@@ -20,7 +20,7 @@ export class AuthController {
   @ApiErrors(
     400,
     [401, AuthErrorCode.INVALID_CREDENTIALS, AuthErrorCode.ACCOUNT_DISABLED],
-    [429, AuthErrorCode.TOO_MANY_ATTEMPTS],
+    [429, AuthErrorCode.TOO_MANY_ATTEMPTS, AuthErrorCode.TOO_MANY_REQUESTS],
   )
   login(@Body() body: LoginDto, @Req() req: Request): Promise<TokenDto> {
     return this.auth.login(body, req.ip ?? 'unknown');

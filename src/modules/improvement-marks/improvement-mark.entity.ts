@@ -20,7 +20,7 @@ export class ImprovementMarkEntity {
   runId: string;
 
   /** The model's tool_call_id: with `run_id`, the idempotency key of the write. */
-  @Column({ type: 'varchar', length: 200 })
+  @Column({ type: 'text' })
   toolCallId: string;
 
   @Column({ type: 'varchar', length: 64 })

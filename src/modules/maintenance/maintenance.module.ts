@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { CheckpointRetentionModule } from '../agent-runtime/index.js';
 import { ApiKeyRetentionModule } from '../auth/index.js';
 import { ImprovementMarksRetentionModule } from '../improvement-marks/index.js';
+import { SkillDraftsRetentionModule } from '../skills/index.js';
 import { MaintenanceProcessor } from './maintenance.processor.js';
 import { MAINTENANCE_QUEUE } from './maintenance.queue.js';
 import { MaintenanceScheduler } from './maintenance.scheduler.js';
@@ -14,6 +15,7 @@ import { MaintenanceScheduler } from './maintenance.scheduler.js';
     ApiKeyRetentionModule,
     ImprovementMarksRetentionModule,
     CheckpointRetentionModule,
+    SkillDraftsRetentionModule,
   ],
   providers: [MaintenanceProcessor, MaintenanceScheduler],
 })

@@ -4,6 +4,7 @@ import type { Job } from 'bullmq';
 import { CheckpointPruning } from '../agent-runtime/index.js';
 import { ApiKeyRetention } from '../auth/index.js';
 import { ImprovementMarksRetention } from '../improvement-marks/index.js';
+import { SkillDraftsRetention } from '../skills/index.js';
 import { MAINTENANCE_QUEUE, MaintenanceJobs } from './maintenance.queue.js';
 
 /** Housekeeping jobs; each is idempotent, so a redelivered job does no harm. */
@@ -15,6 +16,7 @@ export class MaintenanceProcessor extends WorkerHost {
     private readonly apiKeyRetention: ApiKeyRetention,
     private readonly improvementMarksRetention: ImprovementMarksRetention,
     private readonly checkpointPruning: CheckpointPruning,
+    private readonly skillDraftsRetention: SkillDraftsRetention,
   ) {
     super();
   }
@@ -35,6 +37,12 @@ export class MaintenanceProcessor extends WorkerHost {
         const counts = await this.checkpointPruning.pruneAll();
         const deleted = counts.checkpoints + counts.writes + counts.blobs;
         if (deleted > 0) this.logger.log(counts, 'pruned superseded checkpoints');
+        return { deleted, ...counts };
+      }
+      case MaintenanceJobs.purgeExpiredSkillDrafts: {
+        const counts = await this.skillDraftsRetention.purgeExpired();
+        const deleted = counts.expired + counts.unaccounted;
+        if (deleted > 0) this.logger.log(counts, 'removed expired skill drafts');
         return { deleted, ...counts };
       }
       default:

@@ -31,5 +31,14 @@ export class MaintenanceScheduler implements OnApplicationBootstrap {
       { every: this.config.runtime.checkpointPruneSeconds * 1000 },
       { name: MaintenanceJobs.pruneCheckpoints, opts: { removeOnComplete: 100, removeOnFail: 100 } },
     );
+    // Drafts live an hour: removed within a quarter of an hour of expiring.
+    await this.queue.upsertJobScheduler(
+      MaintenanceJobs.purgeExpiredSkillDrafts,
+      { every: 15 * 60 * 1000 },
+      {
+        name: MaintenanceJobs.purgeExpiredSkillDrafts,
+        opts: { removeOnComplete: 100, removeOnFail: 100 },
+      },
+    );
   }
 }

@@ -15,6 +15,7 @@ import { McpServerEntity } from './servers/mcp-server.entity.js';
 import { McpServersRepository } from './servers/mcp-servers.repository.js';
 import { McpServersService } from './servers/mcp-servers.service.js';
 import { McpServerCatalog } from './servers/mcp-server-catalog.js';
+import { McpToolSwitches } from './servers/mcp-tool-switches.js';
 
 /**
  * What the API and the worker share: the records (headers sealed), the builtin sync run at every start,
@@ -39,6 +40,7 @@ import { McpServerCatalog } from './servers/mcp-server-catalog.js';
     McpDiscovery,
     McpServerToolsService,
     McpServerCatalog,
+    McpToolSwitches,
   ],
   exports: [
     KnowledgeMcpEndpoint,
@@ -48,6 +50,7 @@ import { McpServerCatalog } from './servers/mcp-server-catalog.js';
     McpServerToolsService,
     McpDiscovery,
     McpConnections,
+    McpToolSwitches,
   ],
 })
 export class McpCoreModule {}

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RunAssemblyPortsModule } from '../agent-runtime/index.js';
+import { ToolsModule } from '../tools/index.js';
 import { WorkspaceModule } from '../workspace/index.js';
 import { McpCoreModule } from './mcp-core.module.js';
 import { McpToolLoader } from './runtime/mcp-tool-loader.js';
@@ -11,7 +12,7 @@ import { McpToolSource } from './runtime/mcp-tool-source.js';
  * exported for the Skills module (`mcp_dependencies` loaded on activation).
  */
 @Module({
-  imports: [McpCoreModule, RunAssemblyPortsModule, WorkspaceModule],
+  imports: [McpCoreModule, RunAssemblyPortsModule, WorkspaceModule, ToolsModule],
   providers: [McpToolLoader, McpToolSource, McpSkillDependencySource],
   exports: [McpToolLoader],
 })

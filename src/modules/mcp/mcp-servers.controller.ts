@@ -57,6 +57,9 @@ export class McpServersController {
   @Roles('admin')
   @ApiOperation({
     summary: 'Change submitted fields; a header value sent back in its redacted form keeps the stored secret',
+    description:
+      "When the edit changes the URL's origin (scheme, host, port) or the transport, the stored headers " +
+      'are dropped: only header values sent in clear in the same PATCH are kept (a redacted value is not).',
   })
   @ApiErrors(
     [400, CommonErrorCode.VALIDATION_FAILED, McpErrorCode.URL_NOT_ALLOWED],

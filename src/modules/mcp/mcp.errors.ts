@@ -1,6 +1,6 @@
 import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
-/** Stable error codes of the MCP module (API.md "MCP servers"). */
+/** Stable error codes of the MCP module (`docs/api.md` "MCP servers"). */
 export const McpErrorCode = {
   NOT_FOUND: 'mcp.server_not_found',
   TOOL_NOT_FOUND: 'mcp.tool_not_found',
@@ -17,6 +17,10 @@ export const McpErrorCode = {
   TOOL_ERROR: 'mcp.tool_error',
   TOOL_DISABLED: 'mcp.tool_disabled',
   HEADER_UNREADABLE: 'mcp.header_unreadable',
+  /** An `unavailable` code: a server's tool named like a tool of this service, left out of the run. */
+  TOOL_NAME_RESERVED: 'mcp.tool_name_reserved',
+  RESPONSE_TOO_LARGE: 'mcp.response_too_large',
+  TOOL_LIST_TOO_LONG: 'mcp.tool_list_too_long',
 } as const;
 declareErrorCodes(McpErrorCode);
 
@@ -30,6 +34,8 @@ export const MCP_TEST_FAILURE_CODES = [
   McpErrorCode.UNAUTHORIZED,
   McpErrorCode.URL_NOT_ALLOWED,
   McpErrorCode.TRANSPORT_NOT_SUPPORTED,
+  McpErrorCode.RESPONSE_TOO_LARGE,
+  McpErrorCode.TOOL_LIST_TOO_LONG,
 ] as const;
 
 export const McpErrors = {
@@ -94,6 +100,24 @@ export const McpErrors = {
       {
         details: { tool },
       },
+    ),
+  /** A server's response (one event of a stream) passed MCP_MAX_RESPONSE_BYTES. */
+  responseTooLarge: (slug: string, limitBytes: number) =>
+    new DomainError(
+      'too_large',
+      McpErrorCode.RESPONSE_TOO_LARGE,
+      `The MCP server "${slug}" sent a response over ${limitBytes} bytes.`,
+      { details: { slug, limit_bytes: limitBytes } },
+    ),
+  /** A tool list longer than a run may take (pages or tools). */
+  toolListTooLong: (slug: string, limit: { pages?: number; tools?: number }) =>
+    new DomainError(
+      'unprocessable',
+      McpErrorCode.TOOL_LIST_TOO_LONG,
+      limit.pages === undefined
+        ? `The MCP server "${slug}" lists more than ${limit.tools} tools.`
+        : `The MCP server "${slug}" lists tools over more than ${limit.pages} pages.`,
+      { details: { slug, ...limit } },
     ),
   toolDisabled: (slug: string, tool: string) =>
     new DomainError('forbidden', McpErrorCode.TOOL_DISABLED, `The tool "${tool}" of "${slug}" is disabled.`, {

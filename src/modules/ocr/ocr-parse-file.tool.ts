@@ -12,7 +12,7 @@ import { detectDocumentType, type DocumentType } from './detect-type.js';
 import { HttpEngine } from './engines/http-engine.js';
 import { LocalEngine } from './engines/local-engine.js';
 import type { OcrEngine, OcrEngineName } from './engines/ocr-engine.js';
-import { normalizeMarkdown, summarizeMarkdown } from './markdown-result.js';
+import { summarizeMarkdown } from './markdown-result.js';
 import { OcrSettings } from './ocr-settings.js';
 import {
   OCR_TOOL_DESCRIPTION,
@@ -23,6 +23,7 @@ import {
 import { OcrErrors } from './ocr.errors.js';
 import { OCR_OUTPUT_DIR, outputStem, writeNewMarkdown } from './output-path.js';
 import { readSourceFile } from './read-source.js';
+import { ConversionRunner } from './worker/conversion-runner.js';
 
 function noTextHint(type: DocumentType, engine: OcrEngineName): string {
   if (type === 'pdf' && engine === 'local') {
@@ -45,6 +46,7 @@ export class OcrParseFileTool implements OnModuleInit {
     private readonly quota: WorkspaceQuota,
     private readonly settings: OcrSettings,
     private readonly registry: ToolRegistry,
+    private readonly runner: ConversionRunner,
     local: LocalEngine,
     http: HttpEngine,
   ) {
@@ -87,7 +89,11 @@ export class OcrParseFileTool implements OnModuleInit {
       { fileName: source.fileName, type: detection.type, bytes: source.bytes },
       invocation.signal,
     );
-    const markdown = normalizeMarkdown(converted);
+    // The local engine cleans up in its worker; a service's answer is cleaned up in one too.
+    const markdown =
+      engine.name === 'local'
+        ? converted
+        : await this.runner.convertText('text', converted, invocation.signal);
     if (markdown === '') throw OcrErrors.noText(source.virtualPath, noTextHint(detection.type, engine.name));
 
     invocation.signal.throwIfAborted();

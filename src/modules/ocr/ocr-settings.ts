@@ -20,6 +20,7 @@ export const OCR_DEFAULTS: OcrConfig = {
   maxUnzippedBytes: 512 * MB,
   maxConcurrency: 2,
   workerMemoryMb: 1024,
+  workerTimeoutMs: 300_000,
 };
 
 /** OCR settings as a provider: `AppConfig.ocr` (the OCR_* variables), over the defaults for tests. */

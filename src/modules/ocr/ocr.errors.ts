@@ -84,11 +84,14 @@ export const OcrErrors = {
       `The image is ${width}×${height} pixels; images are recognised up to ${limitPixels} pixels. Scale it down first.`,
       { details: { width, height, limit_pixels: limitPixels } },
     ),
-  tooComplex: () =>
+  tooComplex: (over: { timeoutMs?: number } = {}) =>
     new DomainError(
       'too_large',
       OcrErrorCode.TOO_COMPLEX,
-      'The document needs more memory to parse than a conversion may use.',
+      over.timeoutMs === undefined
+        ? 'The document needs more memory to parse than a conversion may use.'
+        : `The document takes longer to convert than a conversion may (${Math.round(over.timeoutMs / 1000)} s).`,
+      over.timeoutMs === undefined ? {} : { details: { timeout_ms: over.timeoutMs } },
     ),
   unreadable: (type: string, problem: string) =>
     new DomainError(

@@ -1,4 +1,4 @@
-/** Bounds on what a skill may hold (API.md "Skills"; the archive limits of part 2 use the same file count). */
+/** Bounds on what a skill may hold (the archive limits, `archive/skill-archive.ts`, share the file count). */
 export const SKILL_LIMITS = {
   maxFiles: 1000,
   maxDepth: 64,

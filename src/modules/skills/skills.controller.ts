@@ -1,6 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, StreamableFile } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { CurrentUser } from '../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
 import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
@@ -82,13 +81,12 @@ export class SkillsController {
   async export(
     @CurrentUser() actor: AuthenticatedUser,
     @Param('slug') slug: string,
-    @Res() res: Response,
-  ): Promise<void> {
-    const { zip } = await this.skills.export(actor, slug);
-    res
-      .status(200)
-      .set({ 'Content-Type': 'application/zip', 'Content-Disposition': `attachment; filename="${slug}.zip"` })
-      .send(zip);
+  ): Promise<StreamableFile> {
+    const exported = await this.skills.export(actor, slug);
+    return new StreamableFile(exported.zip, {
+      type: 'application/zip',
+      disposition: `attachment; filename="${exported.slug}.zip"`,
+    });
   }
 
   @Delete(':slug')

@@ -19,9 +19,11 @@ export const SkillsErrorCode = {
   NOT_TEXT: 'skills.not_text',
   FILE_TOO_LARGE: 'skills.file_too_large',
   TOO_MANY_FILES: 'skills.too_many_files',
+  PACKAGE_TOO_LARGE: 'skills.package_too_large',
   SHARED_INSTALL_FORBIDDEN: 'skills.shared_install_forbidden',
   HAS_DEPENDENTS: 'skills.has_dependents',
   DRAFT_NOT_FOUND: 'skills.draft_not_found',
+  DRAFT_LIMIT_REACHED: 'skills.draft_limit_reached',
   NO_SKILL_FOUND: 'skills.no_skill_found',
   NESTED_SKILL_MD: 'skills.nested_skill_md',
   UNSAFE_ARCHIVE: 'skills.unsafe_archive',
@@ -31,6 +33,7 @@ export const SkillsErrorCode = {
   UNKNOWN_SKILL_NAMES: 'skills.unknown_skill_names',
   REMOTE_SOURCE_REFUSED: 'skills.remote_source_refused',
   PRELOAD_ROOT_MISSING: 'skills.preload_root_missing',
+  RESERVED_TOOL_DEPENDENCY: 'skills.reserved_tool_dependency',
 } as const;
 export type SkillsErrorCode = (typeof SkillsErrorCode)[keyof typeof SkillsErrorCode];
 declareErrorCodes(SkillsErrorCode);
@@ -98,6 +101,14 @@ export const SkillsErrors = {
       `Unknown or unusable ${field}: ${ids.join(', ')} (${reason}).`,
       { details: { field, ids, reason } },
     ),
+  /** Tools the runtime mounts itself (the subagent tools) cannot be asked for by a skill. */
+  reservedToolDependency: (ids: string[]) =>
+    new DomainError(
+      'unprocessable',
+      SkillsErrorCode.RESERVED_TOOL_DEPENDENCY,
+      `${ids.join(', ')} cannot be a tool dependency: the runtime mounts it itself where it applies.`,
+      { details: { field: 'tool_dependencies', ids, reason: 'mounted by the runtime' } },
+    ),
   dependencyCycle: (cycle: string[]) =>
     new DomainError(
       'unprocessable',
@@ -145,6 +156,14 @@ export const SkillsErrors = {
       `"${shown(path)}" is over ${limitBytes} bytes.`,
       { details: { path: shown(path), limit_bytes: limitBytes } },
     ),
+  /** All of a skill's files together, after an install or a write. */
+  packageTooLarge: (limitBytes: number) =>
+    new DomainError(
+      'too_large',
+      SkillsErrorCode.PACKAGE_TOO_LARGE,
+      `A skill holds at most ${limitBytes} bytes in all its files together.`,
+      { details: { limit_bytes: limitBytes } },
+    ),
   hasDependents: (slug: string, dependents: string[]) =>
     new DomainError(
       'conflict',
@@ -166,6 +185,16 @@ export const SkillsErrors = {
     new DomainError('not_found', SkillsErrorCode.DRAFT_NOT_FOUND, `No skill draft "${shown(id)}".`, {
       details: { id: shown(id) },
     }),
+  /** `reason`: which of the caller's draft limits (`count` or `bytes`) one more draft would pass. */
+  draftLimitReached: (reason: 'count' | 'bytes', limit: number) =>
+    new DomainError(
+      'conflict',
+      SkillsErrorCode.DRAFT_LIMIT_REACHED,
+      reason === 'count'
+        ? `You keep ${limit} skill drafts already: confirm or discard one first.`
+        : `Your skill drafts would hold over ${limit} bytes: confirm or discard one first.`,
+      { details: { reason, limit } },
+    ),
   noSkillFound: (failures: { path: string; error: string }[]) =>
     new DomainError(
       'unprocessable',

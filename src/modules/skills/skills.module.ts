@@ -10,9 +10,9 @@ import { SkillsCoreModule } from './skills-core.module.js';
 import { SkillsController } from './skills.controller.js';
 import { SkillsService } from './skills.service.js';
 import { RemoteSkillDrafts } from './drafts/remote-skill-drafts.js';
-import { SkillDraftFiles } from './drafts/skill-draft-files.js';
 import { SkillDraftsController } from './drafts/skill-drafts.controller.js';
 import { SkillDraftsService } from './drafts/skill-drafts.service.js';
+import { SkillDraftsRetentionModule } from './drafts/skill-drafts-retention.module.js';
 import { skillUploadMulterOptions } from './drafts/skill-upload.js';
 import { SkillsInstallToolModule } from './install/skills-install-tool.module.js';
 
@@ -22,17 +22,11 @@ import { SkillsInstallToolModule } from './install/skills-install-tool.module.js
     SkillsCoreModule,
     WorkspaceModule,
     SkillsInstallToolModule,
+    SkillDraftsRetentionModule,
     MulterModule.registerAsync({ inject: [AppConfig], useFactory: skillUploadMulterOptions }),
   ],
   controllers: [SkillDraftsController, SkillsController, SkillFilesController, SkillsSettingsController],
-  providers: [
-    SkillOpener,
-    SkillEditor,
-    SkillsService,
-    SkillDraftFiles,
-    SkillDraftsService,
-    RemoteSkillDrafts,
-  ],
+  providers: [SkillOpener, SkillEditor, SkillsService, SkillDraftsService, RemoteSkillDrafts],
   exports: [SkillsCoreModule],
 })
 export class SkillsModule {}

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { zipSync } from 'fflate';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { pageByKey, decodeKeyCursor } from '../../common/pagination/key-cursor.js';
 import type { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import type { ShareConfigInput, ShareActor } from '../../common/sharing/index.js';
+import { zipSkillFolder } from './archive/skill-zip-stream.js';
 import { SkillDependencyRules } from './dependencies/skill-dependency-rules.js';
 import type { SkillDto, SkillListDto, SkillSummaryDto } from './dto/skill.dto.js';
 import { SkillOpener, type OpenedSkill } from './editing/opened-skill.js';
@@ -15,7 +16,7 @@ import { isSkillSlug } from './package/skill-slug.js';
 import { ROOT_SKILL_FILE } from './package/skill-path.js';
 import { SkillsErrors } from './skills.errors.js';
 import { permissionOf } from './storage/skill-access.js';
-import { readFileIfExists, readSkillFiles, removeSkillFolder } from './storage/skill-files.js';
+import { listSkillTree, readFileIfExists, removeSkillFolder } from './storage/skill-files.js';
 import { SkillLocations } from './storage/skill-locations.js';
 import { SkillShareConfigPolicy } from './storage/skill-share-config.policy.js';
 import type { SkillEntity } from './storage/skill.entity.js';
@@ -100,14 +101,11 @@ export class SkillsService {
     return this.detail(actor, await this.opener.openIndexed(actor, skill.slug));
   }
 
-  /** The skill's folder as a zip (entries under `<slug>/`). */
-  async export(actor: ShareActor, slug: string): Promise<{ slug: string; zip: Buffer }> {
+  /** The skill's folder as a zip stream (entries under `<slug>/`), made as the client reads it. */
+  async export(actor: ShareActor, slug: string): Promise<{ slug: string; zip: Readable }> {
     const skill = SkillOpener.requireManage(await this.opener.open(actor, slug));
-    const files = await readSkillFiles(skill.dir);
-    const zip = zipSync(
-      Object.fromEntries(files.map((file) => [`${skill.slug}/${file.path}`, new Uint8Array(file.content)])),
-    );
-    return { slug: skill.slug, zip: Buffer.from(zip) };
+    const files = await listSkillTree(skill.dir);
+    return { slug: skill.slug, zip: zipSkillFolder(skill.dir, skill.slug, files) };
   }
 
   /** Deletes a shared skill (builtin → 409; one other skills depend on → 409 naming them). */

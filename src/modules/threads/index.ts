@@ -8,3 +8,4 @@ export { ThreadsModule } from './threads.module.js';
 export { ThreadsService, projectOf } from './threads.service.js';
 export type { ThreadRef } from './threads.service.js';
 export { ThreadsErrorCode } from './threads.errors.js';
+export { ThreadDeletionChecks } from './deletion/thread-deletion-checks.js';

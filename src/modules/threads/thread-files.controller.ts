@@ -1,6 +1,8 @@
 import {
   Controller,
+  Delete,
   Get,
+  HttpCode,
   Param,
   Post,
   Query,
@@ -15,6 +17,7 @@ import {
   ApiBody,
   ApiConsumes,
   ApiOkResponse,
+  ApiNoContentResponse,
   ApiOperation,
   ApiProduces,
   ApiTags,
@@ -89,6 +92,34 @@ export class ThreadFilesController {
       length: file.size,
       disposition: `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
     });
+  }
+
+  @Delete('files')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: "Delete a file of the thread's workdir (path absolute or relative to the workdir)",
+    description:
+      "Only files inside this thread's workdir: any other path is 400 workspace.path_not_allowed " +
+      '(reason outside_workdir; read_only, 403, for shared skills); a directory is 400 ' +
+      'workspace.is_a_directory. Its bytes go back to the workspace quota.',
+  })
+  @ApiNoContentResponse()
+  @ApiErrors(
+    [
+      400,
+      CommonErrorCode.VALIDATION_FAILED,
+      WorkspaceErrorCode.PATH_NOT_ALLOWED,
+      WorkspaceErrorCode.IS_A_DIRECTORY,
+    ],
+    [403, WorkspaceErrorCode.PATH_NOT_ALLOWED],
+  )
+  async deleteFile(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', uuidParam()) id: string,
+    @Query() query: FileQueryDto,
+  ): Promise<void> {
+    const thread = await this.threads.getOwned(user, id);
+    await this.workspace.deleteFile(user, workdirOf(thread), query.path);
   }
 
   @Get('artifacts')

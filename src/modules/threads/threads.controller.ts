@@ -51,9 +51,14 @@ export class ThreadsController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a thread (its workdir files stay in the user’s data)' })
+  @ApiOperation({
+    summary: 'Delete a thread and its workdir files',
+    description:
+      'Refused with 409 threads.run_active while one of its runs has not finished (cancel it first). ' +
+      "A subagent's child thread shares its parent's workdir, which stays.",
+  })
   @ApiNoContentResponse()
-  @ApiErrors([404, ThreadsErrorCode.NOT_FOUND])
+  @ApiErrors([404, ThreadsErrorCode.NOT_FOUND], [409, ThreadsErrorCode.RUN_ACTIVE])
   delete(@CurrentUser() user: AuthenticatedUser, @Param('id', uuidParam()) id: string): Promise<void> {
     return this.threads.delete(user, id);
   }

@@ -7,6 +7,7 @@ export const ThreadsErrorCode = {
   NOT_FOUND: 'threads.not_found',
   UNKNOWN_AGENT: 'threads.unknown_agent',
   AGENT_DELETED: 'threads.agent_deleted',
+  RUN_ACTIVE: 'threads.run_active',
 } as const;
 export type ThreadsErrorCode = (typeof ThreadsErrorCode)[keyof typeof ThreadsErrorCode];
 declareErrorCodes(ThreadsErrorCode);
@@ -32,6 +33,14 @@ export const ThreadsErrors = {
       ThreadsErrorCode.AGENT_DELETED,
       `The agent "${agentSlug}" of this thread was deleted; start a new thread to go on.`,
       { details: { thread_id: threadId, agent_slug: agentSlug } },
+    ),
+  /** The thread's run could still write into its workdir: it must end (or be cancelled) first. */
+  runActive: (threadId: string, runId: string, status: string) =>
+    new DomainError(
+      'conflict',
+      ThreadsErrorCode.RUN_ACTIVE,
+      'This thread has a run that has not finished; cancel it (or wait for it to end), then delete the thread.',
+      { details: { thread_id: threadId, run_id: runId, status } },
     ),
   noFile: () =>
     new DomainError('invalid', CommonErrorCode.VALIDATION_FAILED, 'Invalid request: file', {

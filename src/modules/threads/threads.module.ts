@@ -4,8 +4,9 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../../config/app-config.js';
 import { AgentsModule } from '../agents/index.js';
 import { ArtifactsModule } from '../artifacts/index.js';
-import { WorkspaceModule } from '../workspace/index.js';
+import { QuotaCountedUploadStorage, WorkspaceModule } from '../workspace/index.js';
 import { ThreadFilesController } from './thread-files.controller.js';
+import { ThreadDeletionChecks } from './deletion/thread-deletion-checks.js';
 import { ThreadEntity } from './thread.entity.js';
 import { ThreadsController } from './threads.controller.js';
 import { ThreadsRepository } from './threads.repository.js';
@@ -20,12 +21,13 @@ import { uploadMulterOptions } from './upload/upload-limits.js';
     WorkspaceModule,
     ArtifactsModule,
     MulterModule.registerAsync({
-      inject: [AppConfig],
+      imports: [WorkspaceModule],
+      inject: [AppConfig, QuotaCountedUploadStorage],
       useFactory: uploadMulterOptions,
     }),
   ],
   controllers: [ThreadsController, ThreadFilesController],
-  providers: [ThreadsRepository, ThreadsService],
-  exports: [ThreadsService],
+  providers: [ThreadsRepository, ThreadsService, ThreadDeletionChecks],
+  exports: [ThreadsService, ThreadDeletionChecks],
 })
 export class ThreadsModule {}

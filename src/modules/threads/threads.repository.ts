@@ -60,8 +60,25 @@ export class ThreadsRepository {
     await this.rows.update({ id, userId }, { title });
   }
 
-  async deleteOwned(userId: string, id: string): Promise<boolean> {
-    const result = await this.rows.delete({ id, userId });
-    return (result.affected ?? 0) > 0;
+  /**
+   * Deletes the user's thread once `mayDelete` (run in the same transaction, with the thread's row
+   * locked FOR UPDATE, as a run's creation locks it) did not throw. false when there is no such thread.
+   */
+  deleteOwned(
+    userId: string,
+    id: string,
+    mayDelete: (manager: EntityManager) => Promise<void>,
+  ): Promise<boolean> {
+    return this.rows.manager.transaction(async (manager) => {
+      const locked = await preparedQueryIn<{ id: string }>(
+        manager,
+        `SELECT id FROM threads WHERE id = $1 AND user_id = $2 FOR UPDATE`,
+        [id, userId],
+      );
+      if (locked.length === 0) return false;
+      await mayDelete(manager);
+      await preparedQueryIn(manager, `DELETE FROM threads WHERE id = $1`, [id]);
+      return true;
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { canonicalDigest } from '../../common/crypto/canonical-digest.js';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
@@ -8,7 +8,8 @@ import type { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { isForeignKeyViolation } from '../../database/unique-violation.js';
 import type { EntityManager } from 'typeorm';
 import { AgentsService } from '../agents/index.js';
-import { workdirVirtualPath } from '../workspace/index.js';
+import { WorkspaceService, workdirVirtualPath } from '../workspace/index.js';
+import { ThreadDeletionChecks } from './deletion/thread-deletion-checks.js';
 import { ThreadDto, type CreateThreadDto } from './dto/thread.dto.js';
 import type { ThreadEntity } from './thread.entity.js';
 import { ThreadsErrors } from './threads.errors.js';
@@ -34,9 +35,13 @@ export const workdirOf = (thread: Pick<ThreadEntity, 'project'>) => workdirVirtu
 
 @Injectable()
 export class ThreadsService {
+  private readonly logger = new Logger(ThreadsService.name);
+
   constructor(
     private readonly threads: ThreadsRepository,
     private readonly agents: AgentsService,
+    private readonly workspace: WorkspaceService,
+    private readonly deletionChecks: ThreadDeletionChecks,
   ) {}
 
   async create(user: AuthenticatedUser, input: CreateThreadDto): Promise<ThreadDto> {
@@ -155,8 +160,23 @@ export class ThreadsService {
     return this.get(user, id);
   }
 
+  /**
+   * Deletes the thread and then its workdir. Refused (409 `threads.run_active`) while one of its runs has
+   * not finished (queued, running, waiting for an answer, being cancelled): that run could still write
+   * into the workdir. A subagent's child thread shares its parent's workdir, which stays.
+   */
   async delete(user: AuthenticatedUser, id: string): Promise<void> {
-    if (!(await this.threads.deleteOwned(user.id, id))) throw ThreadsErrors.notFound();
+    const thread = await this.getOwned(user, id);
+    const deleted = await this.threads.deleteOwned(user.id, id, async (manager) => {
+      const run = await this.deletionChecks.blockingRun(manager, id);
+      if (run !== null) throw ThreadsErrors.runActive(id, run.id, run.status);
+    });
+    if (!deleted) throw ThreadsErrors.notFound();
+    if (thread.parentThreadId !== null) return;
+    await this.workspace.deleteWorkdir(user, thread.project).catch((error: Error) => {
+      // The thread is gone either way; what is left over still counts in the quota until removed.
+      this.logger.warn({ err: error.message, thread_id: id }, 'could not delete the workdir of a thread');
+    });
   }
 
   private replay(row: ThreadEntity, payloadDigest: string, requestId: string): ThreadDto {

@@ -7,6 +7,7 @@ import { ToolCallAuditWriter } from './execution/audit/tool-call-audit-writer.js
 import { ToolCallAuditRepository } from './execution/audit/tool-call-audit.repository.js';
 import { ToolCallEntity } from './execution/audit/tool-call.entity.js';
 import { ToolEvents } from './execution/tool-event-sink.js';
+import { LargeResultOffloader } from './execution/large-result-offloader.js';
 import { ToolExecutor } from './execution/tool-executor.js';
 import { ToolMetrics } from './execution/tool-metrics.js';
 import { ToolResourceAuthorizers } from './execution/tool-resource-authorizers.js';
@@ -24,6 +25,7 @@ import { ToolRegistry } from './registry/tool-registry.js';
     ToolExecutor,
     ToolMetrics,
     ToolResourceAuthorizers,
+    LargeResultOffloader,
     ToolCallAuditRepository,
     ToolCallAuditWriter,
     ToolEvents,
@@ -34,6 +36,7 @@ import { ToolRegistry } from './registry/tool-registry.js';
     ToolExecutor,
     ToolMetrics,
     ToolResourceAuthorizers,
+    LargeResultOffloader,
     ToolCallAuditWriter,
     ToolEvents,
   ],

@@ -18,6 +18,7 @@ export {
   workdirVirtualPath,
 } from './paths/virtual-paths.js';
 export { uploadTempDir } from './paths/upload-temp-dir.js';
+export { QuotaCountedUploadStorage } from './uploads/quota-counted-upload-storage.js';
 export { sanitizeUploadFilename } from './upload-filename.js';
 export { SharedSkillReadPolicies } from './paths/shared-skill-read-policy.js';
 export type { SharedSkillReadPolicy } from './paths/shared-skill-read-policy.js';

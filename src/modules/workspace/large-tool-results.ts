@@ -1,8 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { ToolInvocation } from '../tools/index.js';
+import { LargeResultOffloader, type LargeResultStore, type ToolInvocation } from '../tools/index.js';
 import { onPath } from './files/fs-errors.js';
 import { LARGE_TOOL_RESULTS_DIR } from './paths/virtual-paths.js';
 import { WorkspacePathResolver } from './paths/workspace-path-resolver.js';
@@ -17,14 +17,20 @@ function fileNameFor(toolCallId: string): string {
 
 /**
  * Keeps an oversized tool output out of the model's context: the full text goes to
- * `<workdir>/large_tool_results/<tool_call_id>.txt` and the model gets its head and the path to read on.
+ * `<workdir>/large_tool_results/<tool_call_id>.txt` and the model gets its head, its tail and the path to
+ * read on. Registered as the execution boundary's large-result store, so every tool source passes here.
  */
 @Injectable()
-export class LargeToolResults {
+export class LargeToolResults implements LargeResultStore, OnModuleInit {
   constructor(
     private readonly resolver: WorkspacePathResolver,
     private readonly quota: WorkspaceQuota,
+    private readonly offloader: LargeResultOffloader,
   ) {}
+
+  onModuleInit(): void {
+    this.offloader.register(this);
+  }
 
   /** The output itself when it is small enough, otherwise a short reference to the saved file. */
   async offload(
@@ -33,6 +39,16 @@ export class LargeToolResults {
     thresholdChars: number = WORKSPACE_LIMITS.largeResult.thresholdChars,
   ): Promise<string> {
     if (output.length <= thresholdChars) return output;
+    const saved = await this.save(output, invocation);
+    const { headChars, tailChars } = WORKSPACE_LIMITS.largeResult;
+    return (
+      `This result is too large to show (${output.length} characters). It was saved to ${saved}; ` +
+      'read it in parts with read_file (offset, limit) or search it with grep. It begins:\n\n' +
+      `${output.slice(0, headChars)}\n…\n\nIt ends:\n\n…\n${output.slice(-tailChars)}`
+    );
+  }
+
+  private async save(output: string, invocation: ToolInvocation): Promise<string> {
     const { user, workdir } = invocation.context;
     const target = await this.resolver.resolve(
       user,
@@ -45,11 +61,6 @@ export class LargeToolResults {
         await writeFile(target.realPath, output, 'utf8');
       }),
     );
-    const head = output.slice(0, WORKSPACE_LIMITS.largeResult.headChars);
-    return (
-      `This result is too large to show (${output.length} characters). It was saved to ${target.virtualPath}; ` +
-      'read it in parts with read_file (offset, limit) or search it with grep. It begins:\n\n' +
-      `${head}\n…`
-    );
+    return target.virtualPath;
   }
 }

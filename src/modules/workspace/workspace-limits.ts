@@ -4,12 +4,19 @@ export const WORKSPACE_LIMITS = {
   read: {
     defaultLineLimit: 2000,
     maxLineChars: 2000,
-    maxOutputChars: 100_000,
+    /** Below `largeResult.thresholdChars`: reading a saved large result back never saves it again. */
+    maxOutputChars: 60_000,
   },
   write: { maxBytes: 10 * 1024 * 1024 },
   edit: { maxFileBytes: 10 * 1024 * 1024 },
   walk: { maxEntries: 20_000, maxDepth: 32 },
-  glob: { maxResults: 1000 },
+  glob: {
+    maxResults: 1000,
+    maxPatternChars: 500,
+    /** `*` runs, `?` and extglob openers: each multiplies the ways a name can be split. */
+    maxWildcards: 12,
+    matchBudgetMs: 2000,
+  },
   grep: {
     maxMatches: 500,
     maxLineChars: 500,
@@ -18,7 +25,7 @@ export const WORKSPACE_LIMITS = {
     maxTotalBytes: 16 * 1024 * 1024,
     regexBudgetMs: 2000,
   },
-  largeResult: { thresholdChars: 80_000, headChars: 2000 },
+  largeResult: { thresholdChars: 80_000, headChars: 2000, tailChars: 1000 },
   quota: {
     /** A measured usage figure is trusted this long (writes keep it current; this catches the rest). */
     measurementTtlMs: 60_000,

@@ -12,7 +12,8 @@ export type PathRefusal =
   | 'symlink_escape'
   | 'read_only'
   | 'not_shared'
-  | 'not_a_workdir';
+  | 'not_a_workdir'
+  | 'outside_workdir';
 
 const REFUSAL_MESSAGES: Record<PathRefusal, string> = {
   invalid_syntax: 'is not a valid path',
@@ -23,6 +24,7 @@ const REFUSAL_MESSAGES: Record<PathRefusal, string> = {
   read_only: 'is read-only (shared skills cannot be changed; write to your workdir instead)',
   not_shared: 'is not a skill shared with you',
   not_a_workdir: 'is not a project workdir (/home/gem/user-data/workdir/<project>/)',
+  outside_workdir: "is not inside the thread's workdir",
 };
 
 export const WorkspaceErrorCode = {
@@ -123,12 +125,15 @@ export const WorkspaceErrors = {
         details: { pattern: shown(pattern) },
       },
     ),
-  searchTimeout: (budgetMs: number) =>
+  searchTimeout: (budgetMs: number, matcher: 'regex' | 'glob') =>
     new DomainError(
       'timeout',
       WorkspaceErrorCode.SEARCH_TIMEOUT,
-      `The regular expression search did not finish within ${budgetMs} ms and was stopped. ` +
-        'Simplify the pattern (avoid nested quantifiers such as (a+)+), narrow the path, or use literal: true.',
+      matcher === 'regex'
+        ? `The regular expression search did not finish within ${budgetMs} ms and was stopped. ` +
+            'Simplify the pattern (avoid nested quantifiers such as (a+)+), narrow the path, or use literal: true.'
+        : `Matching the glob did not finish within ${budgetMs} ms and was stopped. ` +
+            'Use fewer wildcards (a*a*a*… backtracks) or narrow the path.',
       { details: { budget_ms: budgetMs } },
     ),
   invalidProject: (project: string) =>

@@ -6,6 +6,7 @@ import { SharedSkillReadPolicies } from './paths/shared-skill-read-policy.js';
 import { WorkspacePathResolver } from './paths/workspace-path-resolver.js';
 import { WorkspaceQuota } from './quota/workspace-quota.js';
 import { WorkspaceUsageRepository } from './quota/workspace-usage.repository.js';
+import { QuotaCountedUploadStorage } from './uploads/quota-counted-upload-storage.js';
 import { WorkspacePathAuthorizer } from './workspace-path.authorizer.js';
 import { WorkspaceService } from './workspace.service.js';
 
@@ -24,6 +25,7 @@ import { WorkspaceService } from './workspace.service.js';
     WorkspaceQuota,
     LargeToolResults,
     FileTools,
+    QuotaCountedUploadStorage,
   ],
   exports: [
     WorkspacePathResolver,
@@ -32,6 +34,7 @@ import { WorkspaceService } from './workspace.service.js';
     LargeToolResults,
     FileTools,
     SharedSkillReadPolicies,
+    QuotaCountedUploadStorage,
   ],
 })
 export class WorkspaceModule {}

@@ -7,6 +7,7 @@ import { DomainError } from '../../common/errors/index.js';
 import { mimeTypeOf } from './files/file-kind.js';
 import { onPath, toWorkspaceError } from './files/fs-errors.js';
 import { openRegularFile } from './files/open-file.js';
+import { removeFile, removeTree } from './files/remove-entry.js';
 import { projectOfWorkdir, workdirVirtualPath } from './paths/virtual-paths.js';
 import {
   WorkspacePathResolver,
@@ -83,6 +84,24 @@ export class WorkspaceService {
     });
   }
 
+  /**
+   * Deletes one file of a project workdir (`path` absolute or relative to it): anything outside that
+   * workdir is refused, even elsewhere in the caller's data; its bytes go back to the quota.
+   */
+  async deleteFile(user: WorkspaceUser, workdir: string, path: string): Promise<void> {
+    const target = await this.resolveForHttp(user, path, 'write', workdir);
+    if (!target.virtualPath.startsWith(workdir)) {
+      throw forHttp(WorkspaceErrors.pathNotAllowed(path, 'outside_workdir'));
+    }
+    await removeFile(this.quota, user, target);
+  }
+
+  /** Deletes a project workdir and all it holds (nothing when it is not there); usage drops by it. */
+  async deleteWorkdir(user: WorkspaceUser, project: string): Promise<void> {
+    const workdir = await this.resolveForHttp(user, workdirVirtualPath(project), 'write');
+    await removeTree(this.quota, user, workdir);
+  }
+
   /** Opens one of the caller's files (or a skill shared with them); the stream closes the file. */
   async openForDownload(user: WorkspaceUser, virtualPath: string): Promise<WorkspaceDownload> {
     const target = await this.resolveForHttp(user, virtualPath, 'read');
@@ -112,9 +131,10 @@ export class WorkspaceService {
     user: WorkspaceUser,
     path: string,
     access: WorkspaceAccess,
+    workdir?: string,
   ): Promise<ResolvedWorkspacePath> {
     try {
-      return await this.resolver.resolve(user, path, { access });
+      return await this.resolver.resolve(user, path, { access, workdir });
     } catch (error) {
       throw forHttp(error);
     }

@@ -128,23 +128,27 @@ describe('agents: create, validate, list, builtin agents', () => {
     expect(ok.body.config.tools).toEqual(['read_file']);
   });
 
-  it('accepts the base tools by name in tools, on create and edit, and stores them normalized away', async () => {
+  it('accepts the base tools by name in tools, on create and edit, and stores them as sent', async () => {
     const res = await create(user, {
       name: 'Base tools',
       slug: 'base-tools-agent',
       config: { tools: ['ask_user_question', 'read_file', 'mark_for_improvement'] },
     });
     expect(res.status).toBe(201);
-    // Always present whatever the selection, so not stored as a selection.
-    expect(res.body.config.tools).toEqual(['read_file']);
-    expect((await agentRow('base-tools-agent')).config.tools).toEqual(['read_file']);
+    // Always present at run time; the selection is still the client's own.
+    expect(res.body.config.tools).toEqual(['ask_user_question', 'read_file', 'mark_for_improvement']);
+    expect((await agentRow('base-tools-agent')).config.tools).toEqual([
+      'ask_user_question',
+      'read_file',
+      'mark_for_improvement',
+    ]);
 
     const edited = await ctx.http
       .patch('/api/agents/base-tools-agent')
       .set(auth(user))
       .send({ config: { tools: ['read_file', 'ask_user_question', 'write_file'] } });
     expect(edited.status).toBe(200);
-    expect(edited.body.config.tools).toEqual(['read_file', 'write_file']);
+    expect(edited.body.config.tools).toEqual(['read_file', 'ask_user_question', 'write_file']);
   });
 
   it('refuses knowledge, skill and MCP ids while no module provides them', async () => {

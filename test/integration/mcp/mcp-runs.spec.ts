@@ -287,16 +287,16 @@ describe('MCP tools in runs', () => {
     expect(offered).not.toContain('first_tool');
   });
 
-  it('fails the run with tools.name_conflict when an MCP tool is named like a builtin tool', async () => {
+  it('leaves out an MCP tool named like a builtin tool (reported unavailable) and keeps the builtin', async () => {
     const agent = await agentWith(['clashing'], ['write_file']);
     const before = fake.requests.length;
-    const { runId, status } = await run(agent, 'write');
-    expect(status).toBe('failed');
-    expect((await runRow(ctx, runId)).error).toMatchObject({
-      code: 'tools.name_conflict',
-      details: { tool: 'write_file', sources: ['builtin tools', 'MCP server "clashing"'] },
-    });
-    expect(fake.requests.length).toBe(before);
+    fake.script({ text: 'fine' });
+    const { status, events } = await run(agent, 'write');
+    expect(status).toBe('completed');
+    expect(events.filter((e) => e.type === 'unavailable').map((e) => e.payload)).toEqual([
+      expect.objectContaining({ component: 'mcp', server: 'clashing', code: 'mcp.tool_name_reserved' }),
+    ]);
+    expect(offeredTools(fake.requests[before]).filter((name) => name === 'write_file')).toHaveLength(1);
   });
 
   it('fails the run with tools.name_conflict when two MCP servers offer the same name', async () => {

@@ -6,7 +6,10 @@ import { HttpEngine } from '../../../src/modules/ocr/engines/http-engine';
 import { LocalEngine } from '../../../src/modules/ocr/engines/local-engine';
 import { OcrModule } from '../../../src/modules/ocr/ocr.module';
 import { OcrParseFileTool } from '../../../src/modules/ocr/ocr-parse-file.tool';
+import { DocumentExtraction } from '../../../src/modules/ocr/extraction/document-extraction';
+import { MAX_LINE_CHARS } from '../../../src/modules/ocr/markdown-result';
 import { OcrSettings } from '../../../src/modules/ocr/ocr-settings';
+import { ConversionRunner } from '../../../src/modules/ocr/worker/conversion-runner';
 import type { ToolExecutionContext } from '../../../src/modules/tools/execution/tool-execution-context';
 import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
 import { ToolRegistry } from '../../../src/modules/tools/registry/tool-registry';
@@ -15,6 +18,7 @@ import { WorkspaceQuota } from '../../../src/modules/workspace/quota/workspace-q
 import { makeDocx } from '../../support/fixtures/make-docx';
 import { bloatPart } from '../../support/fixtures/make-lying-zip';
 import { makePdf, makePdfWithoutText } from '../../support/fixtures/make-pdf';
+import { makeXlsx } from '../../support/fixtures/make-xlsx';
 import { TestContext, type TestUser } from '../../support/test-app';
 
 const WORKDIR = '/home/gem/user-data/workdir/demo/';
@@ -157,6 +161,72 @@ describe('ocr_parse_file through the tool executor', () => {
     expect(next.body.preview).toContain('still parsed');
   });
 
+  it('parses a small workbook whose cell holds 2 M blanks between two words, breaking the long line', async () => {
+    // Mixed blanks, so that the sheet compresses less than the ZIP-bomb ratio allows.
+    let seed = 1;
+    const blank = () => [' ', '\t', '\u00a0'][(seed = (seed * 48_271) % 2_147_483_647) % 3];
+    const cell = `x${Array.from({ length: 2_000_000 }, blank).join('')}y`;
+    await writeFile(join(workdir, 'spaces.xlsx'), await makeXlsx([{ name: 'S', rows: [['h'], [cell]] }]));
+    const { isError, body } = await call({ file_path: 'spaces.xlsx' });
+    expect(isError).toBe(false);
+    expect(body.parsed_path).toBe(`${WORKDIR}outputs/ocr/spaces.md`);
+    const written = await readFile(join(workdir, 'outputs/ocr/spaces.md'), 'utf8');
+    const lines = written.split('\n');
+    expect(lines.slice(0, 5)).toEqual(['## S', '', '| h |', '| --- |', '| x']);
+    expect(lines.every((line) => line.length <= MAX_LINE_CHARS && !/[ \t\u00a0]$/.test(line))).toBe(true);
+    expect(written.replace(/\s+/g, '')).toBe('##S|h||---||xy|');
+  });
+
+  it('extracts KB formats in the conversion worker: hidden HTML, inner blanks and heading-like lines', async () => {
+    const extraction = ctx.app.get(DocumentExtraction);
+    const signal = new AbortController().signal;
+    const extract = (name: string, type: 'html' | 'md' | 'txt', text: string) =>
+      extraction.toMarkdown(name, type, Buffer.from(text), signal);
+    const page = `<p>shown</p><!-- gone --><script>hidden()</script>${'<!--'.repeat(40_000)}-->after`;
+    expect(await extract('page.html', 'html', page)).toBe('shown\n\nafter');
+    expect(await extract('tags.html', 'html', `<p>a</p>${'<a'.repeat(40_000)}`)).toMatch(/^a\n\na\n\na/);
+    const spaced = await extract('notes.txt', 'txt', `x${' '.repeat(80_000)}y\n`);
+    expect(spaced.replace(/\s+/g, '')).toBe('xy');
+    expect(spaced.split('\n').every((line) => line.length <= MAX_LINE_CHARS)).toBe(true);
+    const heading = `# a${' '.repeat(5000)}\u2028x`;
+    expect(await extract('doc.md', 'md', `# Title\n\n${heading}\n`)).toBe(`# Title\n\n${heading}`);
+  });
+
+  it("cleans up an OCR service's answer in the conversion worker, which stops at its time budget", async () => {
+    const answer = `# Scan\n\nx${' \t\u00a0'.repeat(30_000)}y   \n`;
+    const service = {
+      name: 'http',
+      unavailableReason: () => null,
+      convert: () => Promise.resolve(answer),
+    } as unknown as HttpEngine;
+    const tool = new OcrParseFileTool(
+      ctx.app.get(WorkspacePathResolver),
+      ctx.app.get(WorkspaceQuota),
+      new OcrSettings({ defaultEngine: 'http' }),
+      ctx.app.get(ToolRegistry),
+      ctx.app.get(ConversionRunner),
+      ctx.app.get(LocalEngine),
+      service,
+    );
+    await writeFile(join(workdir, 'scan.pdf'), await makePdf([['unused']]));
+    const invocation = { context: context(), toolCallId: 'call-h', signal: new AbortController().signal };
+    const result = await tool.parseFile({ file_path: 'scan.pdf' }, invocation);
+    const parsedPath = (result as { parsed_path: string }).parsed_path;
+    const written = await readFile(join(workdir, parsedPath.slice(WORKDIR.length)), 'utf8');
+    expect(result).toMatchObject({ engine: 'http', preview: expect.stringMatching(/^# Scan\n\nx\n/) });
+    expect(written.split('\n').every((line) => line.length <= MAX_LINE_CHARS && !/\s$/.test(line))).toBe(
+      true,
+    );
+    expect(written.replace(/\s+/g, '')).toBe('#Scanxy');
+
+    const hurried = new ConversionRunner(new OcrSettings({ workerTimeoutMs: 1 }));
+    await expect(hurried.convertText('text', 'a', invocation.signal)).rejects.toMatchObject({
+      code: 'ocr.too_complex',
+      details: { timeout_ms: 1 },
+    });
+    expect(hurried.liveWorkers).toBe(0);
+  });
+
   it('refuses paths outside the workspace, missing files and the unconfigured http engine', async () => {
     expect((await call({ file_path: '/etc/passwd' })).body.error.code).toBe('workspace.path_not_allowed');
     expect((await call({ file_path: 'missing.pdf' })).body.error.code).toBe('workspace.not_found');
@@ -175,6 +245,7 @@ describe('ocr_parse_file through the tool executor', () => {
         ctx.app.get(WorkspaceQuota),
         new OcrSettings(values),
         ctx.app.get(ToolRegistry),
+        ctx.app.get(ConversionRunner),
         ctx.app.get(LocalEngine),
         ctx.app.get(HttpEngine),
       );

@@ -60,12 +60,15 @@ describe('builtin skill sync at start', () => {
 
   it('fails the start naming an invalid builtin', async () => {
     const bad = builtinDir({ 'good-one': skillMd('good-one'), 'broken-one': '---\nname: broken-one\n---\n' });
-    const config = { ...ctx.config, skills: { builtinDir: bad } };
+    const config = { ...ctx.config, skills: { ...ctx.config.skills, builtinDir: bad } };
     const app = await createHttpApp(config);
     await expect(app.init()).rejects.toThrow(/builtin skill "broken-one" is invalid: .*description/);
     await app.close().catch(() => undefined);
     const mismatch = builtinDir({ 'folder-name': skillMd('other-name', ['slug: other-name']) });
-    const second = await createHttpApp({ ...ctx.config, skills: { builtinDir: mismatch } });
+    const second = await createHttpApp({
+      ...ctx.config,
+      skills: { ...ctx.config.skills, builtinDir: mismatch },
+    });
     await expect(second.init()).rejects.toThrow(/builtin skill "folder-name" is invalid: .*slug/);
     await second.close().catch(() => undefined);
   });

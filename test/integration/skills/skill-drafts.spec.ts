@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { uploadTempDir } from '../../../src/modules/workspace';
 import { SkillEntity } from '../../../src/modules/skills/storage/skill.entity';
-import { SkillDraftsService } from '../../../src/modules/skills/drafts/skill-drafts.service';
+import { SkillDraftsRetention } from '../../../src/modules/skills/drafts/skill-drafts-retention';
 import { looseWhitespace, makeLyingZip, type LyingEntry } from '../../support/fixtures/make-lying-zip';
 import { auth } from '../../support/runs/run-helpers';
 import { newSharedSkill, skillMd } from '../../support/skills';
@@ -259,12 +259,12 @@ describe('skill drafts: upload, confirm, discard', () => {
     expect(await row('discard-me')).toBeNull();
   });
 
-  it('removes expired drafts (cleanup on access): an expired draft is gone and answers 404', async () => {
+  it('removes expired drafts (the cleaning job): an expired draft is gone and answers 404', async () => {
     const draft = (await upload(alice, zip({ 's/SKILL.md': skillMd('expiring') }))).body as Draft;
     const removed = await ctx.app
-      .get(SkillDraftsService)
-      .removeExpired(new Date(Date.now() + 61 * 60 * 1000));
-    expect(removed).toBeGreaterThanOrEqual(1);
+      .get(SkillDraftsRetention)
+      .purgeExpired(new Date(Date.now() + 61 * 60 * 1000));
+    expect(removed.expired).toBeGreaterThanOrEqual(1);
     expect(draftIds()).not.toContain(draft.id);
     const res = await ctx.http
       .post(`/api/skills/drafts/${draft.id}/confirm`)

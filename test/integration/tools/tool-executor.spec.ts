@@ -305,7 +305,7 @@ describe('ToolExecutor: the execution boundary', () => {
         'a call in a cancelled run',
         { name: 'probe_slow', args: {} },
         { signal: AbortSignal.abort() },
-        'error',
+        'cancelled',
         'tools.cancelled',
       ],
       [

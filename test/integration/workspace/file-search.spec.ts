@@ -56,6 +56,62 @@ describe('workspace file search (glob, grep)', () => {
     }
   });
 
+  describe('glob patterns that backtrack', () => {
+    // Twenty stars against forty `a`s: picomatch's regular expression backtracks for hours.
+    const ISSUE_PATTERN = `${'a*'.repeat(20)}b`;
+    // Within the wildcard bound, yet still exponential against a long enough name.
+    const BOUNDED_PATTERN = `${'a*'.repeat(10)}b`;
+
+    beforeAll(async () => {
+      await mkdir(join(workdir, 'redos'), { recursive: true });
+      await writeFile(join(workdir, 'redos', 'a'.repeat(40)), 'x');
+      await writeFile(join(workdir, 'redos', 'a'.repeat(200)), 'x');
+    });
+
+    it("refuses the issue pattern in glob and in grep's glob option as invalid_pattern", async () => {
+      for (const call of [
+        tools.glob({ pattern: ISSUE_PATTERN, path: 'redos' }, inv),
+        tools.grep({ pattern: 'x', path: 'redos', glob: ISSUE_PATTERN }, inv),
+      ]) {
+        await expect(call).rejects.toMatchObject({
+          code: 'workspace.invalid_pattern',
+          message: expect.stringContaining('wildcards'),
+        });
+      }
+      await expect(tools.glob({ pattern: `${'x'.repeat(501)}`, path: 'redos' }, inv)).rejects.toMatchObject({
+        code: 'workspace.invalid_pattern',
+        message: expect.stringContaining('500 characters'),
+      });
+    });
+
+    it('stops a pattern within the bounds with search_timeout while the process keeps serving', async () => {
+      let settledAt = 0;
+      const globbing = outcomeOf(tools.glob({ pattern: BOUNDED_PATTERN, path: 'redos' }, inv)).finally(() => {
+        settledAt = Date.now();
+      });
+      const grepping = outcomeOf(
+        tools.grep({ pattern: 'x', literal: true, path: 'redos', glob: BOUNDED_PATTERN }, inv),
+      );
+      const health = await ctx.http.get('/api/health');
+      const answeredAt = Date.now();
+      expect(health.status).toBe(200);
+      expect(health.body).toMatchObject({ status: 'ok' });
+      expect(await globbing).toEqual({ code: 'workspace.search_timeout' });
+      expect(await grepping).toEqual({ code: 'workspace.search_timeout' });
+      expect(settledAt).toBeGreaterThanOrEqual(answeredAt);
+    });
+
+    it("still matches ordinary patterns, including grep's base-name globs at any depth", async () => {
+      expect(await tools.glob({ pattern: 'a*b', path: 'redos' }, inv)).toMatch(/^No files under/);
+      expect(await tools.glob({ pattern: `${'a'.repeat(39)}?`, path: 'redos' }, inv)).toBe(
+        `${WORKDIR}redos/${'a'.repeat(40)}`,
+      );
+      expect(await tools.grep({ pattern: 'x', literal: true, glob: `${'a'.repeat(40)}` }, inv)).toBe(
+        `${WORKDIR}redos/${'a'.repeat(40)}:1: x`,
+      );
+    });
+  });
+
   describe('grep', () => {
     beforeAll(async () => {
       await mkdir(join(workdir, 'src'), { recursive: true });

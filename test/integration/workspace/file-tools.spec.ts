@@ -147,7 +147,7 @@ describe('workspace file tools', () => {
     });
   });
 
-  it('offloads a large result into large_tool_results/ and returns a reference', async () => {
+  it('offloads a large result into large_tool_results/ and returns a reference with its head and tail', async () => {
     const large = ctx.app.get(LargeToolResults);
     const own = invocationFor(user, 'call/../big:1');
     expect(await large.offload('small', own)).toBe('small');
@@ -155,7 +155,8 @@ describe('workspace file tools', () => {
     const reference = await large.offload(output, own);
     const path = `${WORKDIR}large_tool_results/call____big_1.txt`;
     expect(reference).toContain(path);
-    expect(reference.length).toBeLessThan(3_000);
+    expect(reference.length).toBeLessThan(4_000);
+    expect(reference).toMatch(/END$/);
     expect(await readFile(join(workdir, 'large_tool_results/call____big_1.txt'), 'utf8')).toBe(output);
     expect(isInternalWorkspacePath(path)).toBe(true);
   });

@@ -126,7 +126,8 @@ describe('WORKSPACE_QUOTA_BYTES on every write path', () => {
       code: 'workspace.quota_exceeded',
       details: { quota_bytes: QUOTA, used_bytes: 62 * KB, requested_bytes: 4 * KB },
     });
-    expect((await readdir(threadDir)).sort()).toEqual(['filler.txt', 'outputs']);
+    // Refused while it arrived: the upload never reached the workdir (not even to create outputs/).
+    expect((await readdir(threadDir)).sort()).toEqual(['filler.txt']);
     expect(await readdir(join(dataDir, 'tmp', 'uploads'))).toEqual([]);
 
     const fits = await ctx.http

@@ -22,6 +22,17 @@ export interface TestMcpServerOptions {
   tools: TestTool[];
   /** Delay before answering `tools/list`. */
   listDelayMs?: number;
+  /**
+   * Answers a request itself instead of the SDK server (a hostile or failing server): return true once
+   * `res` is answered. Sees the request's first JSON-RPC message (after it is recorded).
+   */
+  respond?: (
+    message: { method?: string; id?: unknown },
+    req: IncomingMessage,
+    res: ServerResponse,
+  ) => boolean;
+  /** Path of the URL (default `/mcp`, or `/sse` for the legacy transport). */
+  path?: string;
 }
 
 /** One JSON-RPC message the server received, with the HTTP headers it came with. */
@@ -67,7 +78,8 @@ export class TestMcpServer {
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}${this.options.transport === 'sse' ? '/sse' : '/mcp'}`;
+    const path = this.options.path ?? (this.options.transport === 'sse' ? '/sse' : '/mcp');
+    return `http://127.0.0.1:${this.port}${path}`;
   }
 
   calls(tool?: string): ReceivedMessage[] {
@@ -140,6 +152,8 @@ export class TestMcpServer {
       }
       if (m.method === 'tools/list') this.listAnsweredAt.push(Date.now());
     }
+    const first = (Array.isArray(body) ? body[0] : body) as { method?: string; id?: unknown } | undefined;
+    if (first !== undefined && this.options.respond?.(first, req, res) === true) return;
     if (this.options.transport === 'sse') return this.handleSse(req, res, body);
     const sessionId = req.headers['mcp-session-id'] as string | undefined;
     let transport =

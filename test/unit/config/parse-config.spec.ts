@@ -35,7 +35,11 @@ describe('parseConfig', () => {
       eventFlushMs: 50,
       sseHeartbeatSeconds: 15,
       sseMaxStreamsPerUser: 20,
+      sseWriteTimeoutSeconds: 30,
       agentCallWaitSeconds: 60,
+      maxActiveChildren: 8,
+      maxToolCallsPerTurn: 32,
+      maxActiveRunsPerUser: 50,
       answerMaxChars: 20_000,
       shutdownGraceSeconds: 25,
       checkpointPruneSeconds: 300,
@@ -43,6 +47,8 @@ describe('parseConfig', () => {
     });
     expect(config.auth.loginMaxFailuresPerMinute).toBe(10);
     expect(config.auth.passwordHashLogN).toBe(17);
+    expect(config.auth.passwordCheckConcurrency).toBe(2);
+    expect(config.auth.passwordCheckQueue).toBe(32);
     expect(config.http.trustProxy).toBe(false);
     expect(config.workspace.quotaBytes).toBe(1073741824);
     expect(parseConfig({ ...valid, WORKSPACE_QUOTA_BYTES: '2048' }).workspace.quotaBytes).toBe(2048);
@@ -81,6 +87,9 @@ describe('parseConfig', () => {
     ['WORKSPACE_QUOTA_BYTES', '10', 'between 1024 and'],
     ['PASSWORD_HASH_LOG_N', '13', 'between 14 and 20'],
     ['PASSWORD_HASH_LOG_N', '21', 'between 14 and 20'],
+    ['SUBAGENT_MAX_ACTIVE_CHILDREN', '0', 'between 1 and 1000'],
+    ['RUN_MAX_TOOL_CALLS_PER_TURN', 'many', 'must be an integer'],
+    ['RUNS_MAX_ACTIVE_PER_USER', '0', 'between 1 and'],
   ])('refuses %s=%s naming the variable', (variable, value, problem) => {
     const problems = problemsOf({ ...valid, [variable]: value });
     expect(Object.keys(problems)).toEqual([variable]);

@@ -1,4 +1,4 @@
-import { chunkMarkdown } from '../../../src/modules/knowledge/indexing/chunk-markdown';
+import { chunkMarkdown, parseHeading } from '../../../src/modules/knowledge/indexing/chunk-markdown';
 
 describe('chunkMarkdown', () => {
   it('starts a chunk at each heading and prefixes the heading trail', () => {
@@ -33,5 +33,37 @@ describe('chunkMarkdown', () => {
     });
     for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(200);
     expect(chunks.at(-1)).toContain('```\ncode line\n\n  still code\n```');
+  });
+
+  describe('headings', () => {
+    const OLD_HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+
+    it('reads a heading-like line with 5000 blanks before a line separator as text, as before', () => {
+      const line = `# a${' '.repeat(5000)}\u2028x`;
+      expect(parseHeading(line)).toBeNull();
+      const chunks = chunkMarkdown(`# Title\n\n${line}\n\nbody`);
+      expect(chunks[0].startsWith('Title\n\n# a')).toBe(true);
+      expect(chunks.every((chunk) => chunk.startsWith('Title'))).toBe(true);
+      expect(chunks.join('').replace(/\s+/g, '').replace(/Title/g, '')).toBe('#axbody');
+    });
+
+    it('reads levels and strips closing hashes as the old expression did', () => {
+      expect(parseHeading('## Title ##  ')).toEqual({ level: 2, text: 'Title' });
+      expect(parseHeading(`# a${' '.repeat(50_000)}b`)).toEqual({
+        level: 1,
+        text: `a${' '.repeat(50_000)}b`,
+      });
+      let seed = 7;
+      const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+      const pieces = ['#', ' ', '\t', 'a', '\u2028', '\r', '\u00a0', '##'];
+      for (let n = 0; n < 5000; n += 1) {
+        const line = Array.from(
+          { length: Math.floor(next() * 12) },
+          () => pieces[Math.floor(next() * 8)],
+        ).join('');
+        const old = OLD_HEADING.exec(line);
+        expect(parseHeading(line)).toEqual(old === null ? null : { level: old[1].length, text: old[2] });
+      }
+    });
   });
 });

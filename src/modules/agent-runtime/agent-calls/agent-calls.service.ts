@@ -50,6 +50,7 @@ export class AgentCallsService {
   private async threadFor(user: AuthenticatedUser, input: CreateAgentCallDto): Promise<ThreadRef> {
     if (input.thread_id !== undefined) {
       const thread = await this.threads.getOwned(user, input.thread_id);
+      if (thread.parentThreadId !== null) throw RunsErrors.childThread(thread.id);
       if (thread.agentSlug !== input.agent_slug) throw AgentCallsErrors.threadAgentMismatch(thread.agentSlug);
       return thread;
     }

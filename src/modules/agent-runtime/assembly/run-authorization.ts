@@ -8,6 +8,9 @@ import { RunAuthorizationRevokedError } from '../../tools/index.js';
 import { UserAccounts, type ActiveActor } from '../../users/index.js';
 import type { RunEntity } from '../runs/run.entity.js';
 import { LeaseLostError } from '../runs/runs.errors.js';
+import { ACTIVE_STATUSES } from '../runs/run-status.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type RunActor = ActiveActor;
 
@@ -86,6 +89,20 @@ export class RunAuthorization {
     if (lease.status === 'rejected') throw lease.reason;
     if (lease.value.length === 0) throw new LeaseLostError(runId);
     if (subject.status === 'rejected') throw subject.reason;
+  }
+
+  /**
+   * Whether `userId`'s run `runId` is still under way (queued, running, waiting or cancel_requested):
+   * what a credential delegated to one run (the knowledge MCP token) is worth after the run ended.
+   */
+  async isActiveFor(runId: string, userId: string): Promise<boolean> {
+    if (!UUID.test(runId)) return false;
+    const rows = await preparedQueryIn(
+      this.dataSource.manager,
+      `SELECT 1 FROM runs WHERE id = $1 AND user_id = $2 AND status = ANY($3)`,
+      [runId, userId, ACTIVE_STATUSES],
+    );
+    return rows.length > 0;
   }
 
   /**

@@ -2,8 +2,8 @@ import type { RunSkill } from './run-skills.js';
 
 /**
  * What a run executes with: the agent's saved selection intersected with what the running user may use
- * (seed "工具组装流程" step 1), frozen on the run when it is first claimed so a resumed run behaves the
- * same. Lists are concrete ids (`"all"` is expanded).
+ * (step 1 of assembly, `docs/architecture.md` "A run's life"), frozen on the run when it is first
+ * claimed so a resumed run behaves the same. Lists are concrete ids (`"all"` is expanded).
  */
 export interface RunConfigSnapshot {
   agent: { id: string; slug: string; name: string; is_subagent: boolean };

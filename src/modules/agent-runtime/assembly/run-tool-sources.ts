@@ -42,7 +42,7 @@ export interface ToolSourceContext {
 }
 
 /**
- * One origin of a run's executable tools (seed "工具组装流程" step 2): local tools that visible skills
+ * One origin of a run's executable tools (step 2 of assembly): local tools that visible skills
  * depend on (Skills module), tools of the selected MCP servers (MCP module). The builtin and base tools
  * are the runtime's own sources. Sources load concurrently; `label` names the source in a name clash.
  */

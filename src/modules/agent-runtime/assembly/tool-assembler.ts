@@ -13,11 +13,10 @@ export type { UnavailableComponent } from './run-tool-sources.js';
 
 export interface AssembledTools {
   executable: OfferedTool[];
+  /** The selected tools and source components left out of this run (a run event each). */
   unavailable: UnavailableComponent[];
-  /** Components the registered sources could not provide this time (a run event each). */
-  sourceUnavailable: UnavailableComponent[];
-  /** Executions of the source tools that are not in the registry (MCP tools), by name. */
-  runTools: Map<string, RegisteredTool>;
+  /** How each executable tool runs, by name, from the source that offered it (the executor's only lookup). */
+  offeredTools: Map<string, RegisteredTool>;
 }
 
 /**
@@ -54,14 +53,17 @@ export class ToolAssembler {
 
     const byName = new Map<string, string>();
     const executable: OfferedTool[] = [];
-    const runTools = new Map<string, RegisteredTool>();
+    const offeredTools = new Map<string, RegisteredTool>();
     for (const [source, tool] of offered) {
       const existing = byName.get(tool.name);
       if (existing !== undefined) throw ToolsErrors.nameConflict(tool.name, [existing, source]);
       byName.set(tool.name, source);
       const { execution, origin: _origin, ...shown } = tool;
+      // A source without an execution of its own offers a registry tool (builtin, skill dependency).
+      const runs = execution ?? this.registry.get(tool.name);
+      if (runs === undefined) throw ToolsErrors.notFound(tool.name);
       executable.push(shown);
-      if (execution !== undefined) runTools.set(tool.name, execution);
+      offeredTools.set(tool.name, runs);
     }
     if (unavailable.length > 0) this.logger.log({ run_id: context.runId, unavailable }, 'tools not bound');
     for (const missing of sourceUnavailable) {
@@ -70,7 +72,7 @@ export class ToolAssembler {
         'tool source component unavailable for this run',
       );
     }
-    return { executable, unavailable: [...unavailable, ...sourceUnavailable], sourceUnavailable, runTools };
+    return { executable, unavailable: [...unavailable, ...sourceUnavailable], offeredTools };
   }
 
   /** The selected builtin tools and the base tools, in registry order, with those unavailable now. */

@@ -93,7 +93,7 @@ export class RunEventStreams implements BeforeApplicationShutdown {
       'x-accel-buffering': 'no',
     });
     res.flushHeaders();
-    const writer = new SseWriter(res);
+    const writer = new SseWriter(res, this.config.runtime.sseWriteTimeoutSeconds * 1000);
     const stream: OpenStream = { writer, res, teardown };
     this.open.add(stream);
     teardown.add(() => this.open.delete(stream));

@@ -1,4 +1,4 @@
-/** API.md "SSE frame" types. */
+/** The event types of a run's stream (`docs/api.md` "Run events"). */
 export const RUN_EVENT_TYPES = [
   'status',
   'message_delta',

@@ -85,6 +85,21 @@ export class RunEvents {
     return (await this.store.append(runId, events, 'unfenced', manager)) ?? [];
   }
 
+  /**
+   * Stores inside the caller's transaction, fenced by the run's lease (`LeaseLostError` when it is gone,
+   * which rolls the transaction back); publish the result with `publish` after the commit.
+   */
+  async appendFencedIn(
+    manager: EntityManager,
+    runId: string,
+    events: readonly NewRunEvent[],
+    leaseToken: string,
+  ): Promise<RunEvent[]> {
+    const stored = await this.store.append(runId, events, { leaseToken }, manager);
+    if (stored === null) throw new LeaseLostError(runId);
+    return stored;
+  }
+
   publish(runId: string, events: RunEvent[]): Promise<void> {
     return this.bus.publish(runId, events);
   }

@@ -3,13 +3,18 @@ import type { ServerResponse } from 'node:http';
 /**
  * The one writer of an SSE response: chunks go out whole and in order, and a chunk the socket could
  * not take at once (a client that does not read) holds back the next until `drain`, so a slow client
- * costs the socket's buffer, not the whole replay. Writes after the client went away are dropped.
+ * costs the socket's buffer, not the whole replay. Writes after the client went away are dropped. A
+ * write that waits longer than `writeTimeoutMs` for `drain` (a client that stopped reading) destroys
+ * the response, so the stream's `close` teardown frees its slot.
  */
 export class SseWriter {
   private tail: Promise<void> = Promise.resolve();
   private queued = 0;
 
-  constructor(private readonly res: ServerResponse) {}
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly writeTimeoutMs: number,
+  ) {}
 
   /** Nothing waiting to be written: optional chunks (heartbeats) are only worth sending then. */
   get idle(): boolean {
@@ -41,10 +46,15 @@ export class SseWriter {
     if (this.gone() || this.res.write(chunk)) return Promise.resolve();
     return new Promise((resolve) => {
       const go = () => {
+        clearTimeout(timer);
         this.res.off('drain', go);
         this.res.off('close', go);
         resolve();
       };
+      const timer = setTimeout(() => {
+        this.res.destroy();
+        go();
+      }, this.writeTimeoutMs);
       this.res.on('drain', go);
       this.res.on('close', go);
     });

@@ -37,11 +37,12 @@ export class MessageEntity {
   @Column({ type: 'jsonb', nullable: true })
   toolCalls: MessageToolCall[] | null;
 
-  @Column({ type: 'varchar', length: 200, nullable: true })
+  /** Model-sent, any length. */
+  @Column({ type: 'text', nullable: true })
   toolCallId: string | null;
 
-  /** The tool's name, for tool messages. */
-  @Column({ type: 'varchar', length: 200, nullable: true })
+  /** The tool's name, for tool messages (model-sent, any length). */
+  @Column({ type: 'text', nullable: true })
   name: string | null;
 
   @CreateDateColumn({ type: 'timestamptz' })

@@ -7,6 +7,7 @@ import {
   type UsageMetadata,
 } from '@langchain/core/messages';
 import type { OpenAIClient } from '@langchain/openai';
+import { storableJson, storableText } from '../../../common/text/storable-text.js';
 
 type CompletionChunk = OpenAIClient.Chat.Completions.ChatCompletionChunk;
 type CompletionUsage = NonNullable<CompletionChunk['usage']>;
@@ -24,7 +25,8 @@ export interface ChatTurn {
  * it arrives. What LangChain's `ChatOpenAICompletions` stream and `AIMessageChunk.concat` make of the
  * same chunks (text, tool call chunks merged by index and collapsed by LangChain's own functions, the
  * usage of the last chunk that had one), without a message chunk object, callback run or trace per
- * chunk. Stops reading once `signal` is aborted and throws its reason.
+ * chunk. Stops reading once `signal` is aborted and throws its reason. NUL and unpaired surrogates in
+ * the text and the tool calls become U+FFFD: PostgreSQL could store neither, and the run would fail.
  */
 export async function readChatTurn(
   chunks: AsyncIterable<CompletionChunk>,
@@ -41,7 +43,7 @@ export async function readChatTurn(
     if (delta === undefined || delta === null) continue;
     // LangChain skips (with a warning) a chunk whose content is not a string.
     if (delta.content !== undefined && delta.content !== null && typeof delta.content !== 'string') continue;
-    const text = delta.content ?? '';
+    const text = storableText(delta.content ?? '');
     if (text !== '') {
       content += text;
       onText(text);
@@ -66,8 +68,8 @@ export async function readChatTurn(
       : collapseToolCallChunks(toolCallChunks);
   return {
     content,
-    toolCalls: collapsed.tool_calls,
-    invalidToolCalls: collapsed.invalid_tool_calls,
+    toolCalls: storableJson(collapsed.tool_calls),
+    invalidToolCalls: storableJson(collapsed.invalid_tool_calls),
     ...(usage === undefined ? {} : { usage: usageMetadataOf(usage) }),
   };
 }

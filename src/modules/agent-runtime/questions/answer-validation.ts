@@ -3,7 +3,7 @@ import type { NormalizedQuestion } from './question-schema.js';
 import type { Answers } from './waiting-point.entity.js';
 
 /**
- * Checks answers against the questions (API.md `POST /api/runs/:id/answers`): every question answered,
+ * Checks answers against the questions (`POST /api/runs/:id/answers`): every question answered,
  * no unknown id; a text question takes a string; a single-select question one option value (or free
  * text if `allow_other`); a multi-select question a non-empty array of option values (plus free text
  * if `allow_other`). Text is trimmed and capped. Returns the normalized answers or throws a 400.

@@ -30,7 +30,7 @@ const generatedId = (position: number) => `q-${position}`;
 const GENERATED = /^q-(\d+)$/;
 
 /**
- * The argument contract of `ask_user_question` (seed "内置工具：向用户提问"): 1-5 questions, strict
+ * The argument contract of `ask_user_question`: 1-5 questions, strict
  * objects, JSON booleans, object options; text trimmed, defaults filled. Ids are unique, and an
  * explicit id that is the generated id of another position is refused.
  */

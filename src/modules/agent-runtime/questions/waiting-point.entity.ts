@@ -36,7 +36,7 @@ export class WaitingPointEntity {
   @Column({ type: 'uuid' })
   threadId: string;
 
-  @Column({ type: 'varchar', length: 200 })
+  @Column({ type: 'text' })
   toolCallId: string;
 
   @Column({ type: 'jsonb' })

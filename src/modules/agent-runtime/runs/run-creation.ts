@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
+import { AppConfig } from '../../../config/app-config.js';
 import { CommonErrors } from '../../../common/errors/index.js';
 import { currentRequestId } from '../../../common/request-id/request-context.js';
 import { isUniqueViolation } from '../../../database/unique-violation.js';
@@ -19,7 +20,12 @@ export interface NewRunRequest {
   queuePolicy: 'enqueue' | 'reject';
   model: string | null;
   requestId: string | null;
-  parentRunId?: string | null;
+  /**
+   * A subagent's child run: the parent run creating it, under the lease it holds. The parent's
+   * `subagent` started event is written in the creation's transaction (fenced by that lease), so a
+   * replayed start finds the child and its announcement together and adds neither again.
+   */
+  parent?: { runId: string; leaseToken: string };
 }
 
 export interface CreatedRun {
@@ -41,6 +47,7 @@ export class RunCreation {
     private readonly dispatcher: RunDispatcher,
     private readonly threads: ThreadsService,
     private readonly transitions: RunTransitions,
+    private readonly config: AppConfig,
   ) {}
 
   async create(userId: string, thread: ThreadRef, request: NewRunRequest): Promise<CreatedRun> {
@@ -49,7 +56,9 @@ export class RunCreation {
       const existing = await this.runs.findByRequest(userId, request.requestId);
       if (existing !== null) return this.replay(existing, digest, request.requestId);
     }
-    let created: { run: RunEntity; position: number; events: RunEvent[] } | { existing: RunEntity };
+    let created:
+      | { run: RunEntity; position: number; events: RunEvent[]; parentEvents: RunEvent[] }
+      | { existing: RunEntity };
     try {
       created = await this.insert(userId, thread, request, digest);
     } catch (error) {
@@ -60,6 +69,7 @@ export class RunCreation {
     }
     if ('existing' in created) return this.replay(created.existing, digest, request.requestId!);
     await this.events.publish(created.run.id, created.events);
+    if (request.parent !== undefined) await this.events.publish(request.parent.runId, created.parentEvents);
     if (created.position === 0) await this.dispatcher.dispatch(created.run);
     return { run: created.run, queuePosition: created.position };
   }
@@ -78,6 +88,9 @@ export class RunCreation {
           .findOneBy({ userId, requestId: request.requestId });
         if (existing !== null) return { existing };
       }
+      const limit = this.config.runtime.maxActiveRunsPerUser;
+      if ((await this.runs.lockAndCountWorkerBoundIn(manager, userId)) >= limit)
+        throw RunsErrors.tooManyActiveRuns(limit);
       const agentId = await this.threads.lockForRun(manager, thread);
       const active = await this.runs.activeInThread(thread.id, manager);
       // A run parked in subagent_await waits for its children, not for the user: it queues like a running one.
@@ -95,14 +108,33 @@ export class RunCreation {
           agentId,
           input: request.input,
           model: request.model,
-          parentRunId: request.parentRunId ?? null,
+          parentRunId: request.parent?.runId ?? null,
           requestId: request.requestId,
           payloadDigest: digest,
           originRequestId: currentRequestId(),
         },
         { id: randomUUID(), threadId: thread.id, runId, role: 'user', content: request.input },
       );
-      return { run, position: active.length, events };
+      const parentEvents =
+        request.parent === undefined
+          ? []
+          : await this.events.appendFencedIn(
+              manager,
+              request.parent.runId,
+              [
+                {
+                  type: 'subagent',
+                  payload: {
+                    run_id: run.id,
+                    thread_id: thread.id,
+                    subagent_slug: thread.agentSlug,
+                    status: run.status,
+                  },
+                },
+              ],
+              request.parent.leaseToken,
+            );
+      return { run, position: active.length, events, parentEvents };
     });
   }
 

@@ -1,4 +1,4 @@
-/** API.md "Run status". */
+/** A run's statuses (`docs/api.md` "Runs"; the transitions are `run-transitions.ts`). */
 export const RUN_STATUSES = [
   'queued',
   'running',
@@ -13,6 +13,12 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 export const TERMINAL_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'cancelled'];
 /** Runs that hold their thread: a new run on the thread waits behind them (FIFO) or is refused. */
 export const ACTIVE_STATUSES: readonly RunStatus[] = ['queued', 'running', 'waiting', 'cancel_requested'];
+
+/**
+ * Runs that hold or want a worker: what the per-user cap counts. A `waiting` run (for an answer, or
+ * parked for its children) holds no worker and does not count.
+ */
+export const WORKER_BOUND_STATUSES: readonly RunStatus[] = ['queued', 'running', 'cancel_requested'];
 
 export function isTerminal(status: RunStatus): boolean {
   return TERMINAL_STATUSES.includes(status);

@@ -26,7 +26,14 @@ export class RunsController {
   @ApiAcceptedResponse({ type: RunAcceptedDto })
   @ApiErrors(
     [404, ThreadsErrorCode.NOT_FOUND],
-    [409, RunsErrorCode.THREAD_BUSY, RunsErrorCode.WAITING_FOR_ANSWER, CommonErrorCode.REQUEST_ID_CONFLICT],
+    [
+      409,
+      RunsErrorCode.THREAD_BUSY,
+      RunsErrorCode.WAITING_FOR_ANSWER,
+      RunsErrorCode.CHILD_THREAD,
+      CommonErrorCode.REQUEST_ID_CONFLICT,
+    ],
+    [429, RunsErrorCode.TOO_MANY_ACTIVE_RUNS],
     503,
   )
   create(

@@ -5,11 +5,17 @@ export const RunsErrorCode = {
   NOT_FOUND: 'runs.not_found',
   THREAD_BUSY: 'runs.thread_busy',
   WAITING_FOR_ANSWER: 'runs.waiting_for_answer',
+  /** A subagent's child thread: its runs are started by its parent run only. */
+  CHILD_THREAD: 'runs.child_thread',
   ALREADY_FINISHED: 'runs.already_finished',
   ALREADY_ANSWERED: 'runs.already_answered',
   NOT_WAITING: 'runs.not_waiting',
   WAITING_POINT_NOT_FOUND: 'runs.waiting_point_not_found',
   TOO_MANY_STREAMS: 'runs.too_many_streams',
+  /** The user already has `RUNS_MAX_ACTIVE_PER_USER` runs queued or running (429, Retry-After). */
+  TOO_MANY_ACTIVE_RUNS: 'runs.too_many_active_runs',
+  /** A tool call past `RUN_MAX_TOOL_CALLS_PER_TURN` in one model turn: answered, never executed. */
+  TOO_MANY_TOOL_CALLS: 'runs.too_many_tool_calls',
   WAIT_TIMEOUT: 'runs.wait_timeout',
   WORKER_LOST: 'runs.worker_lost',
   STEP_LIMIT_EXCEEDED: 'runs.step_limit_exceeded',
@@ -21,6 +27,9 @@ export const RunsErrorCode = {
 } as const;
 export type RunsErrorCode = (typeof RunsErrorCode)[keyof typeof RunsErrorCode];
 declareErrorCodes(RunsErrorCode);
+
+/** How long a client refused for too many active runs waits before trying again. */
+const ACTIVE_RUNS_RETRY_AFTER_SECONDS = 10;
 
 export const RunsErrors = {
   notFound: () => new DomainError('not_found', RunsErrorCode.NOT_FOUND, 'Run not found.'),
@@ -34,6 +43,13 @@ export const RunsErrors = {
       RunsErrorCode.WAITING_FOR_ANSWER,
       'The thread has a run waiting for an answer: answer it or cancel it first.',
       { details: { waiting_run_id: waitingRunId } },
+    ),
+  childThread: (threadId: string) =>
+    new DomainError(
+      'conflict',
+      RunsErrorCode.CHILD_THREAD,
+      "This thread belongs to a subagent: it runs only through its parent conversation's run.",
+      { details: { thread_id: threadId } },
     ),
   alreadyFinished: (status: string) =>
     new DomainError('conflict', RunsErrorCode.ALREADY_FINISHED, `The run has already finished (${status}).`, {
@@ -55,6 +71,20 @@ export const RunsErrors = {
       RunsErrorCode.TOO_MANY_STREAMS,
       `You already have ${limit} run event streams open; close one or try again later.`,
       { details: { limit }, retryAfterSeconds },
+    ),
+  tooManyActiveRuns: (limit: number) =>
+    new DomainError(
+      'rate_limited',
+      RunsErrorCode.TOO_MANY_ACTIVE_RUNS,
+      `You already have ${limit} runs queued or running; wait for one to end.`,
+      { details: { limit }, retryAfterSeconds: ACTIVE_RUNS_RETRY_AFTER_SECONDS },
+    ),
+  tooManyToolCalls: (limit: number) =>
+    new DomainError(
+      'unprocessable',
+      RunsErrorCode.TOO_MANY_TOOL_CALLS,
+      `Only the first ${limit} tool calls of one reply are executed; call this one again in a later reply.`,
+      { details: { limit } },
     ),
   waitTimeout: (runId: string, threadId: string) =>
     new DomainError(

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { preparedFindOneBy } from '../../../database/prepared-find.js';
 import { DataSource, In, Repository, type EntityManager } from 'typeorm';
-import { ACTIVE_STATUSES, type RunStatus } from './run-status.js';
+import { ACTIVE_STATUSES, WORKER_BOUND_STATUSES, type RunStatus } from './run-status.js';
 import { RunEntity } from './run.entity.js';
 import { ACTIVE_LIST, O_AHEAD_OF_R, R_IS_QUEUED_HEAD, THREAD_QUEUE_ORDER } from './thread-queue.js';
 
@@ -51,6 +51,28 @@ export class RunsRepository {
 
   findByRequest(userId: string, requestId: string): Promise<RunEntity | null> {
     return this.rows.findOneBy({ userId, requestId });
+  }
+
+  /** How many children of the parent run are active. */
+  async countActiveChildren(parentRunId: string): Promise<number> {
+    const [{ count }] = await this.dataSource.query<[{ count: number }]>(
+      `SELECT count(*)::int AS count FROM runs WHERE parent_run_id = $1 AND status = ANY($2)`,
+      [parentRunId, ACTIVE_STATUSES],
+    );
+    return count;
+  }
+
+  /**
+   * Inside a run creation's transaction: takes the user's run-creation lock (held to the commit, so two
+   * creations of one user cannot both pass the cap) and counts the user's runs that hold or want a worker.
+   */
+  async lockAndCountWorkerBoundIn(manager: EntityManager, userId: string): Promise<number> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`runs:user:${userId}`]);
+    const [{ count }] = await manager.query<[{ count: number }]>(
+      `SELECT count(*)::int AS count FROM runs WHERE user_id = $1 AND status = ANY($2)`,
+      [userId, WORKER_BOUND_STATUSES],
+    );
+    return count;
   }
 
   /** The thread's active runs, oldest first (the first one holds the thread). */

@@ -37,6 +37,7 @@ export class RunsService {
 
   async create(user: AuthenticatedUser, threadId: string, input: CreateRunDto): Promise<RunAcceptedDto> {
     const thread = await this.threads.getOwned(user, threadId);
+    if (thread.parentThreadId !== null) throw RunsErrors.childThread(thread.id);
     const { run, queuePosition } = await this.creation.create(user.id, thread, {
       input: input.input,
       queuePolicy: input.queue_policy ?? 'enqueue',

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { DomainError } from '../../../common/errors/index.js';
+import { AppConfig } from '../../../config/app-config.js';
 import { AgentsService } from '../../agents/index.js';
 import { ThreadsService, type ThreadRef } from '../../threads/index.js';
 import type { ToolInvocation } from '../../tools/index.js';
-import { RunEvents } from '../events/run-events.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
 import { RunCreation } from '../runs/run-creation.js';
 import { isTerminal } from '../runs/run-status.js';
@@ -42,10 +42,10 @@ export class SubagentRuns {
     private readonly creation: RunCreation,
     private readonly threads: ThreadsService,
     private readonly agents: AgentsService,
-    private readonly events: RunEvents,
     private readonly messages: MessagesRepository,
     private readonly transitions: RunTransitions,
     private readonly signals: RunCancelSignals,
+    private readonly config: AppConfig,
   ) {}
 
   async start(args: SubagentStartArgs, invocation: ToolInvocation): Promise<StartResult> {
@@ -58,31 +58,24 @@ export class SubagentRuns {
     if (agent === null || !agent.isSubagent) throw SubagentsErrors.unknownSubagent(slug, callable);
     // The same call replayed (a worker that died after starting it) finds the thread and run it made.
     const key = callKey(context.runId, toolCallId);
+    await this.assertRoomForChild(parent, key);
     const thread = await this.childThread(args, parent, { id: agent.id, slug }, key);
     let child: RunEntity;
     try {
+      // The parent's `subagent` started event is written with the child (RunCreation), so a start
+      // executed again after a lost worker finds both and announces nothing twice.
       ({ run: child } = await this.creation.create(parent.userId, thread, {
         input: args.description,
         queuePolicy: 'reject',
         model: null,
         requestId: key,
-        parentRunId: parent.id,
+        parent: { runId: parent.id, leaseToken: context.leaseToken },
       }));
     } catch (error) {
       if (error instanceof DomainError && error.code === RunsErrorCode.THREAD_BUSY)
         return { status: 'busy', thread_id: thread.id, active_run_id: String(error.details?.active_run_id) };
       throw error;
     }
-    await this.events.emit(
-      parent.id,
-      [
-        {
-          type: 'subagent',
-          payload: { run_id: child.id, thread_id: thread.id, subagent_slug: slug, status: child.status },
-        },
-      ],
-      { leaseToken: context.leaseToken },
-    );
     return { status: 'started', run_id: child.id, thread_id: thread.id, subagent_slug: slug };
   }
 
@@ -120,6 +113,13 @@ export class SubagentRuns {
       await this.transitions.cancelActiveChildren(child.id);
     }
     return { run_id: child.id, status };
+  }
+
+  /** A replayed start (its child exists) always passes; a new one only under the parent's cap. */
+  private async assertRoomForChild(parent: RunEntity, key: string): Promise<void> {
+    if ((await this.runs.findByRequest(parent.userId, key)) !== null) return;
+    const limit = this.config.runtime.maxActiveChildren;
+    if ((await this.runs.countActiveChildren(parent.id)) >= limit) throw SubagentsErrors.limitReached(limit);
   }
 
   private async child(runId: string, invocation: ToolInvocation): Promise<RunEntity> {

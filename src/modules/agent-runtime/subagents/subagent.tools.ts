@@ -18,7 +18,7 @@ import {
 const common = { category: 'builtin' as const, tags: ['子智能体'], forbiddenForSubagents: true };
 
 /**
- * The subagent tools (API.md "Subagent tools"). Mounted by `SubagentToolSource` only for a run that
+ * The subagent tools (`docs/api.md` "Subagents"). Mounted by `SubagentToolSource` only for a run that
  * may call subagents; never executable in a subagent run. `subagent_await` only looks: when the child
  * is still active the run session parks the parent (`session/subagent-await.ts`).
  */

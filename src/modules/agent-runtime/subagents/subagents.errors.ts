@@ -7,6 +7,8 @@ export const SubagentsErrorCode = {
   RUN_NOT_FOUND: 'subagents.run_not_found',
   /** The thread to continue is not a child thread of this conversation for this subagent. */
   THREAD_NOT_FOUND: 'subagents.thread_not_found',
+  /** The parent run already has `SUBAGENT_MAX_ACTIVE_CHILDREN` children active. */
+  LIMIT_REACHED: 'subagents.limit_reached',
 } as const;
 export type SubagentsErrorCode = (typeof SubagentsErrorCode)[keyof typeof SubagentsErrorCode];
 declareErrorCodes(SubagentsErrorCode);
@@ -24,6 +26,13 @@ export const SubagentsErrors = {
       'not_found',
       SubagentsErrorCode.RUN_NOT_FOUND,
       'No subagent run with this id was started by this run.',
+    ),
+  limitReached: (limit: number) =>
+    new DomainError(
+      'conflict',
+      SubagentsErrorCode.LIMIT_REACHED,
+      `This run already has ${limit} subagent runs active: await or cancel one before starting another.`,
+      { details: { limit, scope: 'parent_run' } },
     ),
   threadNotFound: () =>
     new DomainError(

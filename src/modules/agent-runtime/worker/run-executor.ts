@@ -132,7 +132,7 @@ export class RunExecutor implements OnModuleInit {
       this.threads.projectOfThread(run.threadId),
     ]);
     // Every tool or source left out (an MCP server down, web tools not configured): one event each.
-    const { executable, runTools, unavailable } = assembled;
+    const { executable, offeredTools, unavailable } = assembled;
     if (unavailable.length > 0) {
       await this.events.emit(
         run.id,
@@ -148,6 +148,7 @@ export class RunExecutor implements OnModuleInit {
         visibility: this.visibility,
         checkpoints: this.checkpointer.saver,
         eventFlushMs: this.config.runtime.eventFlushMs,
+        maxToolCallsPerTurn: this.config.runtime.maxToolCallsPerTurn,
       },
       {
         runId: run.id,
@@ -166,7 +167,7 @@ export class RunExecutor implements OnModuleInit {
           // A subagent's child thread works in its parent conversation's project.
           workdir: workdirVirtualPath(project ?? projectOf(run.threadId)),
           executableTools: new Set(executable.map((tool) => tool.name)),
-          runTools,
+          offeredTools,
           isSubagent: snapshot.agent.is_subagent,
           signal,
           verifyAuthorization: () => this.authorization.verify(run.id, leaseToken, run),

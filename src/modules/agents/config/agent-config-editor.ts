@@ -2,13 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AgentsErrors } from '../agents.errors.js';
 import { AgentResourceCatalog } from '../resources/agent-resource-catalog.js';
 import type { ShareActor } from '../../../common/sharing/index.js';
-import {
-  ALL,
-  RESOURCE_FIELDS,
-  type AgentConfig,
-  type AgentConfigInput,
-  type ResourceSelection,
-} from './agent-config.js';
+import { ALL, RESOURCE_FIELDS, type AgentConfig, type AgentConfigInput } from './agent-config.js';
 import { editableFields } from './agent-config-fields.js';
 import { mergeSelection } from './selection-merge.js';
 
@@ -38,9 +32,11 @@ export class AgentConfigEditor {
 
     const added = new Map<string, string[]>();
     for (const field of RESOURCE_FIELDS) {
-      const value = withoutImplicit(submitted[field], this.catalog.implicitIds(field));
+      const value = submitted[field];
       if (value === undefined || !allowed.has(field)) continue;
+      // Ids every agent has anyway (the base tools) are accepted and kept as sent.
       const usable = await this.catalog.usableIds(field, actor);
+      for (const id of this.catalog.implicitIds(field)) usable.add(id);
       const merged = mergeSelection(fresh ? [] : saved[field], value, usable);
       if (merged.rejected.length > 0) throw AgentsErrors.unknownReference(field, merged.rejected);
       next[field] = merged.value;
@@ -57,11 +53,4 @@ export class AgentConfigEditor {
     const outside = addedPreloads.filter((id) => !skills.has(id));
     if (outside.length > 0) throw AgentsErrors.unknownReference('preload_skills', outside);
   }
-}
-
-function withoutImplicit(
-  value: ResourceSelection | undefined,
-  implicit: ReadonlySet<string>,
-): ResourceSelection | undefined {
-  return value === undefined || value === ALL ? value : value.filter((id) => !implicit.has(id));
 }

@@ -5,7 +5,7 @@ export type ConfigFieldType = 'text' | 'string' | 'integer' | 'resources';
 
 /**
  * What the edit form shows for one config field. `auth` limits who may change it, not who may read it:
- * a user who cannot edit a field still reads its saved value and runs with it (seed "配置页面从哪里来").
+ * a user who cannot edit a field still reads its saved value and runs with it.
  */
 export interface ConfigFieldMetadata {
   field: ConfigField;

@@ -41,7 +41,7 @@ export const MAX_EXECUTION_STEPS_LIMIT = 500;
 export const DEFAULT_MAX_EXECUTION_STEPS = 100;
 export const GENERAL_PURPOSE_SLUG = 'general-purpose';
 
-/** Defaults for a new agent (seed "资源选择语义"): tools, KBs, skills all; subagents general-purpose. */
+/** Defaults for a new agent: tools, KBs, skills all; subagents general-purpose. */
 export function defaultAgentConfig(defaultModel: string): AgentConfig {
   return {
     system_prompt: '',

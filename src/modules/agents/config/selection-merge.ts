@@ -7,7 +7,7 @@ export interface MergedSelection {
 }
 
 /**
- * Applies an editor's submitted selection to the saved one (seed "共享智能体与编辑保存"):
+ * Applies an editor's submitted selection to the saved one (`docs/api.md` "Agents"):
  * `"all"` replaces everything; `[]` clears everything (inaccessible references included); a non-empty
  * list keeps the saved references the editor cannot use, in their order, then appends the editor's
  * usable choices in submitted order. Submitting a reference the editor cannot use is refused unless it

@@ -19,8 +19,8 @@ export interface AgentResourceSource {
   readonly field: SourcedField;
   usableOptions(actor: ShareActor): Promise<ResourceOption[]>;
   /**
-   * Ids every agent has whatever its selection (the base tools): accepted when an editor names them,
-   * and dropped from the saved selection, since selecting them changes nothing.
+   * Ids every agent has whatever its selection (the base tools): accepted when an editor names them
+   * and stored as sent; the runtime offers them once either way.
    */
   readonly implicitIds?: ReadonlySet<string>;
 }

@@ -4,7 +4,7 @@ import type { AgentResourceSource, ResourceOption } from './agent-resource-catal
 
 /**
  * Selectable tools: the registry's builtin tools except the base tools, which every normal agent has
- * whatever its selection (naming them is accepted and normalized away), and the subagent tools, which
+ * whatever its selection (naming them is accepted and kept), and the subagent tools, which
  * follow the `subagents` field. Knowledge, MCP and debug tools are not selected through `tools`.
  */
 @Injectable()

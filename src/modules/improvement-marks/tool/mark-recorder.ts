@@ -12,8 +12,11 @@ export type SavedMark = {
   saved: true;
 };
 
-/** The longest tool_call_id stored (the column, as in the tool call audit). */
-const TOOL_CALL_ID_MAX = 200;
+/**
+ * The longest tool_call_id a mark keeps, in UTF-8 bytes: the column is text, but the id is part of the
+ * unique (run, tool call) index, whose entries PostgreSQL caps near 2.7 kB.
+ */
+const TOOL_CALL_ID_MAX_BYTES = 2000;
 
 /**
  * Saves a mark for the run and tool call of the invocation, never for ids taken from arguments. One
@@ -60,6 +63,6 @@ function hasRealRun(runId: unknown, leaseToken: unknown, toolCallId: unknown): b
     isUUID(leaseToken) &&
     typeof toolCallId === 'string' &&
     toolCallId.trim().length > 0 &&
-    toolCallId.length <= TOOL_CALL_ID_MAX
+    Buffer.byteLength(toolCallId) <= TOOL_CALL_ID_MAX_BYTES
   );
 }

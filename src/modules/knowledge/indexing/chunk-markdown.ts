@@ -17,7 +17,27 @@ interface Block {
   text: string;
 }
 
-const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;
+const isSpace = (character: string) => /^\s$/.test(character);
+const isLineTerminator = (character: string) =>
+  character === '\n' || character === '\r' || character === '\u2028' || character === '\u2029';
+
+/**
+ * An ATX heading: what `/^(#{1,6})\s+(.*?)\s*#*\s*$/` captures (level, text without the closing `#`s),
+ * in one pass: that expression is cubic on a long run of blanks that does not end the line.
+ */
+export function parseHeading(line: string): { level: number; text: string } | null {
+  let level = 0;
+  while (line[level] === '#') level += 1;
+  if (level === 0 || level > 6 || level === line.length || !isSpace(line[level])) return null;
+  let start = level;
+  while (start < line.length && isSpace(line[start])) start += 1;
+  let end = line.length;
+  while (end > start && isSpace(line[end - 1])) end -= 1;
+  while (end > start && line[end - 1] === '#') end -= 1;
+  while (end > start && isSpace(line[end - 1])) end -= 1;
+  for (let i = start; i < end; i += 1) if (isLineTerminator(line[i])) return null;
+  return { level, text: line.slice(start, end) };
+}
 const FENCE = /^\s*(```|~~~)/;
 
 function blocksOf(markdown: string): Block[] {
@@ -45,10 +65,10 @@ function blocksOf(markdown: string): Block[] {
       lines.push(line);
       continue;
     }
-    const heading = HEADING.exec(line);
+    const heading = parseHeading(line);
     if (heading !== null) {
       flush();
-      blocks.push({ heading: { level: heading[1].length, text: heading[2] }, text: line.trim() });
+      blocks.push({ heading, text: line.trim() });
     } else if (line.trim() === '') flush();
     else lines.push(line);
   }

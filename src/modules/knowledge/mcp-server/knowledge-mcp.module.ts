@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RunAuthorizationModule } from '../../agent-runtime/index.js';
 import { KnowledgeDelegationModule } from '../delegation/knowledge-delegation.module.js';
 import { KnowledgeCoreModule } from '../knowledge-core.module.js';
 import { KbDocumentsRepository } from './kb-documents.repository.js';
@@ -11,7 +12,7 @@ import { KnowledgeTools } from './tools/knowledge-tools.js';
 
 /** The builtin knowledge MCP endpoint (`/mcp/knowledge`), served by the API process. */
 @Module({
-  imports: [KnowledgeCoreModule, KnowledgeDelegationModule],
+  imports: [KnowledgeCoreModule, KnowledgeDelegationModule, RunAuthorizationModule],
   controllers: [KnowledgeMcpController],
   providers: [
     KbDocumentsRepository,

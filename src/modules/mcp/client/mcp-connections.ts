@@ -1,11 +1,13 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { DomainError } from '../../../common/errors/index.js';
 import { connectionConfigHash, type McpConnectionConfig } from '../servers/mcp-connection-config.js';
-import { McpClientFactory, withTimeout } from './mcp-client-factory.js';
+import { McpClientFactory, withTimeout, type ConnectedClient } from './mcp-client-factory.js';
 import { mcpClientSdk } from './mcp-client-sdk.js';
 import { describeFailure } from './mcp-failure.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
+import { readToolList } from './read-tool-list.js';
 
 /** A session is recycled before Node's abort-listener warnings start (TOOLCHAIN "MCP client sessions"). */
 const MAX_CALLS_PER_SESSION = 1_000;
@@ -16,6 +18,7 @@ const TOOL_LIST_TTL_MS = 10 * 60_000;
 interface Session {
   hash: string;
   client: Client;
+  connection: ConnectedClient;
   createdAt: number;
   calls: number;
   inFlight: number;
@@ -44,21 +47,25 @@ export class McpConnections implements OnModuleDestroy {
 
   /**
    * The server's tools: the cached list, or a fresh one read within the server's timeout (`fresh`:
-   * always read now, on the pooled session).
+   * always read now, on the pooled session). At the timeout the reading is aborted, not only awaited
+   * no longer: no page is asked after it.
    */
   async listTools(config: McpConnectionConfig, options: { fresh?: boolean } = {}): Promise<McpToolInfo[]> {
     const hash = connectionConfigHash(config);
-    if (options.fresh === true) return withTimeout(this.readList(config, hash), config.timeoutMs);
+    if (options.fresh === true) return this.readListWithin(config, hash);
     const cached = this.lists.get(hash);
     if (cached !== undefined && Date.now() - cached.at < TOOL_LIST_TTL_MS) return cached.tools;
     let loading = this.loading.get(hash);
     if (loading === undefined) {
-      loading = withTimeout(this.readList(config, hash), config.timeoutMs).finally(() =>
-        this.loading.delete(hash),
-      );
+      loading = this.readListWithin(config, hash).finally(() => this.loading.delete(hash));
       this.loading.set(hash, loading);
     }
     return loading;
+  }
+
+  private readListWithin(config: McpConnectionConfig, hash: string): Promise<McpToolInfo[]> {
+    const controller = new AbortController();
+    return withTimeout(this.readList(config, hash, controller.signal), config.timeoutMs, controller);
   }
 
   /** Whether a list for this config is cached now (for benchmarks and tests). */
@@ -89,7 +96,7 @@ export class McpConnections implements OnModuleDestroy {
       })) as CallToolResult;
     } catch (error) {
       if (!signal.aborted) this.dropIfBroken(session, error);
-      throw error;
+      throw session.connection.failureOf(error);
     } finally {
       session.inFlight--;
       this.closeIfRetired(session);
@@ -103,31 +110,21 @@ export class McpConnections implements OnModuleDestroy {
     await Promise.all(open.map((session) => session.client.close().catch(() => undefined)));
   }
 
-  private async readList(config: McpConnectionConfig, hash: string): Promise<McpToolInfo[]> {
+  private async readList(
+    config: McpConnectionConfig,
+    hash: string,
+    signal: AbortSignal,
+  ): Promise<McpToolInfo[]> {
     const session = await this.session(config);
     session.inFlight++;
     try {
-      const tools: McpToolInfo[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await session.client.listTools(cursor === undefined ? {} : { cursor }, {
-          timeout: config.timeoutMs,
-        });
-        for (const tool of page.tools) {
-          tools.push({
-            name: tool.name,
-            description: tool.description ?? '',
-            inputSchema: tool.inputSchema,
-            ...(tool.annotations === undefined ? {} : { annotations: { ...tool.annotations } }),
-          });
-        }
-        cursor = page.nextCursor;
-      } while (cursor !== undefined && tools.length < 10_000);
+      const tools = await readToolList(session.client, config.slug, { timeoutMs: config.timeoutMs, signal });
       this.lists.set(hash, { tools, at: Date.now() });
       return tools;
     } catch (error) {
-      this.dropIfBroken(session, error);
-      throw error;
+      // A list refused for its length leaves the session usable; anything else is judged as usual.
+      if (!(error instanceof DomainError)) this.dropIfBroken(session, error);
+      throw session.connection.failureOf(error);
     } finally {
       session.inFlight--;
       this.closeIfRetired(session);
@@ -155,12 +152,24 @@ export class McpConnections implements OnModuleDestroy {
   }
 
   private async open(config: McpConnectionConfig, hash: string): Promise<Session> {
-    const { client, transport } = await this.factory.connect(config);
-    const session: Session = { hash, client, createdAt: Date.now(), calls: 0, inFlight: 0, retiring: false };
+    const connection = await this.factory.connect(config);
+    const { client, transport } = connection;
+    const session: Session = {
+      hash,
+      client,
+      connection,
+      createdAt: Date.now(),
+      calls: 0,
+      inFlight: 0,
+      retiring: false,
+    };
     client.setNotificationHandler(mcpClientSdk().ToolListChangedNotificationSchema, () => {
       this.lists.delete(hash);
     });
+    // The client's own handler (set by `connect`) fails the requests still waiting: keep it.
+    const clientOnClose = transport.onclose;
     transport.onclose = () => {
+      clientOnClose?.();
       void this.forget(session);
     };
     return session;

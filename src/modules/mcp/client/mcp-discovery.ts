@@ -12,6 +12,7 @@ import { mcpClientSdk } from './mcp-client-sdk.js';
 import { McpConnections } from './mcp-connections.js';
 import { describeFailure, type McpFailure } from './mcp-failure.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
+import { readToolList } from './read-tool-list.js';
 
 export type DiscoveryResult = { ok: true; tools: McpToolInfo[] } | { ok: false; error: McpFailure };
 
@@ -65,23 +66,18 @@ export class McpDiscovery {
     const controller = new AbortController();
     try {
       const work = (async () => {
-        const { client } = await this.factory.connect(config, controller.signal);
+        const connection = await this.factory.connect(config, controller.signal);
+        const { client } = connection;
         try {
-          const { tools } = await client.listTools(
-            {},
-            { timeout: config.timeoutMs, signal: controller.signal },
-          );
-          return tools.map((tool) => ({
-            name: tool.name,
-            description: tool.description ?? '',
-            inputSchema: tool.inputSchema,
-            ...(tool.annotations === undefined ? {} : { annotations: { ...tool.annotations } }),
-          }));
+          const signal = controller.signal;
+          return await readToolList(client, config.slug, { timeoutMs: config.timeoutMs, signal });
+        } catch (error) {
+          throw connection.failureOf(error);
         } finally {
           await client.close().catch(() => undefined);
         }
       })();
-      const tools = await withTimeout(work, config.timeoutMs);
+      const tools = await withTimeout(work, config.timeoutMs, controller);
       this.connections.remember(config, tools);
       return { ok: true, tools, latencyMs: Math.round(performance.now() - started) };
     } catch (error) {

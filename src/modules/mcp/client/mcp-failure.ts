@@ -49,6 +49,10 @@ function classify(error: unknown): McpFailure {
         return { code: McpErrorCode.TIMEOUT, message: error.message };
       case McpErrorCode.URL_NOT_ALLOWED:
         return { code: McpErrorCode.URL_NOT_ALLOWED, message: error.message };
+      case McpErrorCode.RESPONSE_TOO_LARGE:
+        return { code: McpErrorCode.RESPONSE_TOO_LARGE, message: error.message };
+      case McpErrorCode.TOOL_LIST_TOO_LONG:
+        return { code: McpErrorCode.TOOL_LIST_TOO_LONG, message: error.message };
       default:
         return { code: McpErrorCode.CONNECTION_FAILED, message: error.message };
     }

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { OfferedTool, ToolSourceContext, UnavailableComponent } from '../../agent-runtime/index.js';
 import type { DelegationGrant } from '../../knowledge/index.js';
 import { LargeToolResults } from '../../workspace/index.js';
-import { ToolsErrors, type RegisteredTool, type ToolInvocation } from '../../tools/index.js';
+import { ToolRegistry, ToolsErrors, type RegisteredTool, type ToolInvocation } from '../../tools/index.js';
 import { McpConnections } from '../client/mcp-connections.js';
 import { KNOWLEDGE_MCP_SLUG } from '../builtin/builtin-mcp-servers.js';
 import { McpDiscovery } from '../client/mcp-discovery.js';
@@ -14,8 +14,9 @@ import { McpErrorCode, McpErrors } from '../mcp.errors.js';
 import type { McpConnectionConfig } from '../servers/mcp-connection-config.js';
 import type { McpServerEntity } from '../servers/mcp-server.entity.js';
 import { McpServersRepository } from '../servers/mcp-servers.repository.js';
+import { McpToolSwitches } from '../servers/mcp-tool-switches.js';
 import { resultText } from './mcp-result-content.js';
-import { DomainError } from '../../../common/errors/index.js';
+import { userFacingCallError, userFacingReason } from './user-facing-failure.js';
 
 /** The SDK's own request timeout sits just past ours, so the executor's timeout (and its cancel) fires first. */
 const SDK_TIMEOUT_MARGIN_MS = 1_000;
@@ -37,8 +38,13 @@ export interface LoadedServerTools {
 
 /**
  * Loads the tools of enabled MCP servers for a run: servers in parallel, each within its own timeout;
- * a server that fails is reported unavailable and costs the run nothing else. Disabled tools are left
- * out (so they are neither offered nor executable). The builtin `knowledge` server is discovered and
+ * a server that fails is reported unavailable (its slug and a fixed reason: never its URL) and costs
+ * the run nothing else. Disabled tools are left out (so they are neither offered nor executable), and so
+ * is a tool named like a tool of the registry (`write_file`, `install_skill`, …): it is reported
+ * unavailable with `mcp.tool_name_reserved`, the run goes on, and a call of that name can only reach
+ * the registry's tool when the run offered it as such. The switches are checked again before every
+ * call (`McpToolSwitches`), so switching a tool or server off stops runs under way. The builtin
+ * `knowledge` server is discovered and
  * called as the run's user: every request carries a fresh delegation token for this run, its thread and
  * the knowledge bases of its snapshot (a run with none is not offered the knowledge tools at all).
  */
@@ -50,6 +56,8 @@ export class McpToolLoader {
     private readonly connections: McpConnections,
     private readonly largeResults: LargeToolResults,
     private readonly knowledge: KnowledgeMcpEndpoint,
+    private readonly registry: ToolRegistry,
+    private readonly switches: McpToolSwitches,
   ) {}
 
   async load(slugs: readonly string[], run: RunScope): Promise<LoadedServerTools> {
@@ -88,15 +96,34 @@ export class McpToolLoader {
       return {
         tools: [],
         unavailable: [
-          { component: 'mcp', server: row.slug, reason: error.message, code: error.code, available: false },
+          {
+            component: 'mcp',
+            server: row.slug,
+            reason: userFacingReason(error),
+            code: error.code,
+            available: false,
+          },
         ],
       };
     }
     const disabled = new Set(row.disabledTools);
-    const tools = result.tools
-      .filter((tool) => !disabled.has(tool.name))
-      .map((tool) => this.offered(row.slug, config, tool, wrap));
-    return { tools, unavailable: [] };
+    const tools: OfferedTool[] = [];
+    const unavailable: UnavailableComponent[] = [];
+    for (const tool of result.tools) {
+      if (disabled.has(tool.name)) continue;
+      if (this.registry.has(tool.name)) {
+        unavailable.push({
+          component: 'mcp',
+          server: row.slug,
+          reason: `The tool "${tool.name}" has the name of a tool of this service and is left out.`,
+          code: McpErrorCode.TOOL_NAME_RESERVED,
+          available: false,
+        });
+        continue;
+      }
+      tools.push(this.offered(row.slug, config, tool, wrap));
+    }
+    return { tools, unavailable };
   }
 
   private offered(
@@ -141,6 +168,7 @@ export class McpToolLoader {
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       throw ToolsErrors.invalidArguments(name, [{ path: '(root)', message: 'expected an object' }]);
     }
+    await this.switches.assertEnabled(config.slug, name);
     let result;
     try {
       result = await this.connections.callTool(
@@ -152,10 +180,7 @@ export class McpToolLoader {
       );
     } catch (error) {
       if (invocation.signal.aborted) throw error; // the executor reports the timeout or the cancellation
-      const failure = describeFailure(error, config);
-      throw new DomainError('unavailable', failure.code, failure.message, {
-        details: { server: config.slug, tool: name },
-      });
+      throw userFacingCallError(config.slug, name, describeFailure(error, config));
     }
     const text = resultText(result);
     if (result.isError === true) throw McpErrors.toolError(name, text);

@@ -28,6 +28,19 @@ export class HeaderSecrets {
   }
 
   /**
+   * The submitted headers whose values are given in clear: a value sent back as the redacted form of
+   * the stored one of the same name (case-insensitive) is left out, since it is not re-sent.
+   */
+  static inClear(stored: HeaderMap, submitted: HeaderMap): HeaderMap {
+    const redacted = new Map(
+      Object.entries(stored).map(([name, value]) => [name.toLowerCase(), redactSecret(value)]),
+    );
+    return Object.fromEntries(
+      Object.entries(submitted).filter(([name, value]) => redacted.get(name.toLowerCase()) !== value),
+    );
+  }
+
+  /**
    * The headers to store after an edit: a value sent back exactly as its redacted form keeps the stored
    * secret of the same name (case-insensitive); anything else is the new value.
    */

@@ -8,6 +8,7 @@ import type { McpTestResultDto, McpToolListDto } from '../dto/mcp-server.dto.js'
 import { McpErrors } from '../mcp.errors.js';
 import { McpServersRepository } from './mcp-servers.repository.js';
 import { McpServersService } from './mcp-servers.service.js';
+import { McpToolSwitches } from './mcp-tool-switches.js';
 
 /**
  * The routes that talk to a server: the connection test, its tool list and the per-tool switches. The
@@ -20,6 +21,7 @@ export class McpServerToolsService {
     private readonly repository: McpServersRepository,
     private readonly discovery: McpDiscovery,
     private readonly knowledge: KnowledgeMcpEndpoint,
+    private readonly switches: McpToolSwitches,
   ) {}
 
   private asAdmin<T>(actor: AuthenticatedUser, work: () => Promise<T>): Promise<T> {
@@ -75,5 +77,6 @@ export class McpServerToolsService {
       if (!tools.some((tool) => tool.name === name)) throw McpErrors.toolNotFound(slug, name);
     }
     await this.repository.setToolDisabled(row.id, name, !enabled, actor.id);
+    this.switches.forget(slug);
   }
 }

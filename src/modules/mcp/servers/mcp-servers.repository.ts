@@ -55,6 +55,11 @@ export class McpServersRepository {
     return this.rows.findOneBy({ slug });
   }
 
+  /** The switches of one server, read fresh (never from a read-once scope). */
+  findSwitches(slug: string): Promise<Pick<McpServerEntity, 'enabled' | 'disabledTools'> | null> {
+    return this.rows.findOne({ select: { enabled: true, disabledTools: true }, where: { slug } });
+  }
+
   /** The servers among `slugs`, enabled or not. */
   findBySlugs(slugs: readonly string[]): Promise<McpServerEntity[]> {
     return slugs.length === 0 ? Promise.resolve([]) : this.rows.findBy({ slug: In([...slugs]) });

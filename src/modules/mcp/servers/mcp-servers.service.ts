@@ -16,6 +16,7 @@ import { HeaderSecrets } from './header-secrets.js';
 import { McpServerEntity } from './mcp-server.entity.js';
 import { recordOf, summaryOf } from './mcp-server-view.js';
 import { McpServersRepository, type McpServerChanges } from './mcp-servers.repository.js';
+import { McpToolSwitches } from './mcp-tool-switches.js';
 
 /** The admin side of MCP server records: create, read, edit, delete, enable. */
 @Injectable()
@@ -25,6 +26,7 @@ export class McpServersService {
     private readonly secrets: HeaderSecrets,
     private readonly http: SafeHttpClient,
     private readonly knowledge: KnowledgeMcpEndpoint,
+    private readonly switches: McpToolSwitches,
   ) {}
 
   /** Admins page every server (full records), users the enabled ones (summaries). */
@@ -87,9 +89,12 @@ export class McpServersService {
     if (body.sse_read_timeout_s !== undefined) changes.sseReadTimeoutS = body.sse_read_timeout_s;
     if (body.tags !== undefined) changes.tags = body.tags;
     if (body.icon !== undefined) changes.icon = body.icon;
-    if (body.headers !== undefined) {
-      const merged = HeaderSecrets.merge(this.secrets.open(row.id, row.headersSealed), body.headers);
-      changes.headersSealed = this.secrets.seal(row.id, merged);
+    const stored = this.secrets.open(row.id, row.headersSealed);
+    if (pointsElsewhere(row, body)) {
+      // Stored secrets were given for the old endpoint: only values re-sent in clear go to the new one.
+      changes.headersSealed = this.secrets.seal(row.id, HeaderSecrets.inClear(stored, body.headers ?? {}));
+    } else if (body.headers !== undefined) {
+      changes.headersSealed = this.secrets.seal(row.id, HeaderSecrets.merge(stored, body.headers));
     }
     return this.record(await this.repository.update(row.id, changes));
   }
@@ -98,12 +103,15 @@ export class McpServersService {
     const row = await this.require(slug);
     if (row.source === 'builtin') throw McpErrors.builtinImmutable(slug);
     await this.repository.delete(row.id);
+    this.switches.forget(slug);
   }
 
   async setEnabled(actor: AuthenticatedUser, slug: string, enabled: boolean): Promise<McpServerDto> {
     const row = await this.require(slug);
     if (enabled && row.transport === 'stdio') throw McpErrors.transportNotSupported(slug, row.transport);
-    return this.record(await this.repository.update(row.id, { enabled, updatedBy: actor.id }));
+    const updated = await this.repository.update(row.id, { enabled, updatedBy: actor.id });
+    this.switches.forget(slug);
+    return this.record(updated);
   }
 
   async require(slug: string): Promise<McpServerEntity> {
@@ -135,5 +143,19 @@ export class McpServersService {
       }
       throw error;
     }
+  }
+}
+
+/** Whether an edit moves the server to another origin (scheme, host, port) or transport. */
+function pointsElsewhere(row: McpServerEntity, body: UpdateMcpServerDto): boolean {
+  if (body.transport !== undefined && body.transport !== row.transport) return true;
+  return body.url !== undefined && originOf(body.url) !== originOf(row.url);
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
   }
 }

@@ -12,8 +12,8 @@ export const MAX_ARCHIVE_ENTRIES = 20_000;
 
 /**
  * An entry over `RATIO_GRACE_BYTES` may inflate to at most this many times its compressed size
- * (RELIABILITY 10). Deflate tops out near 1032; Apache POI, which reads the same formats, refuses past
- * 100 by default; twice that leaves room for very repetitive sheets.
+ * (a zip bomb's entries go far past it). Deflate tops out near 1032; Apache POI, which reads the same
+ * formats, refuses past 100 by default; twice that leaves room for very repetitive sheets.
  */
 export const MAX_ENTRY_RATIO = 200;
 

@@ -1,3 +1,4 @@
+import { ForwardSearch } from './forward-search.js';
 import { markdownTable } from './markdown-table.js';
 import { attributesOf, decodeXmlText } from './xml-text.js';
 
@@ -6,23 +7,61 @@ type HtmlNode = { tag: string; attributes: Map<string, string>; children: HtmlNo
 
 const VOID_TAGS = new Set(['br', 'img', 'hr']);
 
+const isLetter = (code: number) => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+const isNameChar = (code: number) =>
+  isLetter(code) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x2d;
+
+type HtmlToken = { text: string } | { closing: boolean; name: string; attributes: string };
+
+/**
+ * The tokens of `/<(\/?)([a-zA-Z][\w-]*)([^>]*)>|([^<]+)/g` in one forward pass (that expression rescans
+ * to the end of the text for every `<a` that no `>` follows); a `<` that opens no tag is dropped.
+ */
+export function* htmlTokens(html: string): Generator<HtmlToken> {
+  const tagEnd = new ForwardSearch(html, '>');
+  let at = 0;
+  while (at < html.length) {
+    if (html[at] !== '<') {
+      const next = html.indexOf('<', at);
+      const end = next === -1 ? html.length : next;
+      yield { text: html.slice(at, end) };
+      at = end;
+      continue;
+    }
+    const closing = html[at + 1] === '/';
+    const nameStart = at + (closing ? 2 : 1);
+    const close = isLetter(html.charCodeAt(nameStart)) ? tagEnd.next(nameStart) : -1;
+    if (close === -1) {
+      at += 1;
+      continue;
+    }
+    let nameEnd = nameStart + 1;
+    while (nameEnd < close && isNameChar(html.charCodeAt(nameEnd))) nameEnd += 1;
+    yield { closing, name: html.slice(nameStart, nameEnd), attributes: html.slice(nameEnd, close) };
+    at = close + 1;
+  }
+}
+
 /** Parses well-formed HTML into a tree; a stray closing tag is ignored, an unclosed one closes at the end. */
 export function parseHtml(html: string): HtmlNode[] {
   const root: HtmlNode = { tag: '#root', attributes: new Map(), children: [] };
   const stack = [root];
-  for (const [, closing, name, attributes, text] of html.matchAll(
-    /<(\/?)([a-zA-Z][\w-]*)([^>]*)>|([^<]+)/g,
-  )) {
+  for (const token of htmlTokens(html)) {
     const parent = stack[stack.length - 1];
-    if (text !== undefined) {
-      parent.children.push(decodeXmlText(text));
-    } else if (closing === '/') {
-      const open = stack.findLastIndex((node) => node.tag === name.toLowerCase());
+    if ('text' in token) {
+      parent.children.push(decodeXmlText(token.text));
+    } else if (token.closing) {
+      const name = token.name.toLowerCase();
+      const open = stack.findLastIndex((node) => node.tag === name);
       if (open > 0) stack.length = open;
     } else {
-      const node = { tag: name.toLowerCase(), attributes: attributesOf(attributes), children: [] };
+      const node = {
+        tag: token.name.toLowerCase(),
+        attributes: attributesOf(token.attributes),
+        children: [],
+      };
       parent.children.push(node);
-      if (!VOID_TAGS.has(node.tag) && !attributes.trimEnd().endsWith('/')) stack.push(node);
+      if (!VOID_TAGS.has(node.tag) && !token.attributes.trimEnd().endsWith('/')) stack.push(node);
     }
   }
   return root.children;

@@ -3,9 +3,13 @@ import type { ArchiveLimits } from '../archive/archive-limits.js';
 import type { DocumentType } from '../detect-type.js';
 import { OcrErrors } from '../ocr.errors.js';
 
+/** Text a worker decodes (UTF-8) and turns into Markdown: as it is, from HTML, or from CSV. */
+export type TextFormat = 'text' | 'html' | 'csv';
+export type ConversionType = DocumentType | TextFormat;
+
 /** What the main thread hands a conversion worker (cloned into it as `workerData`). */
 export interface ConversionJob {
-  type: DocumentType;
+  type: ConversionType;
   bytes: Uint8Array;
   maxPdfPages: number;
   /** Office documents are inflated under these, counted on the bytes actually inflated. */
@@ -28,7 +32,7 @@ export type ConversionReply = { ok: true; markdown: string } | { ok: false; erro
  * Domain errors cross as they are; anything else a parser throws means the file could not be read,
  * and only its message crosses (never a stack).
  */
-export function serializeError(error: unknown, type: DocumentType): SerializedError {
+export function serializeError(error: unknown, type: ConversionType): SerializedError {
   const domain =
     error instanceof DomainError
       ? error

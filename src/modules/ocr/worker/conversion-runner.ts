@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { OcrErrors } from '../ocr.errors.js';
 import { OcrSettings } from '../ocr-settings.js';
-import { deserializeError, type ConversionJob, type ConversionReply } from './conversion-job.js';
+import { archiveLimitsOf } from '../archive/archive-limits.js';
+import {
+  deserializeError,
+  type ConversionJob,
+  type ConversionReply,
+  type TextFormat,
+} from './conversion-job.js';
 import { abortReason, Slots } from './slots.js';
 import { workerScriptFor, type WorkerScript } from './worker-script.js';
 
@@ -18,7 +24,8 @@ const isOutOfMemory = (error: unknown): boolean =>
 /**
  * Runs local conversions (PDF and Office parsing, tesseract OCR) in worker threads, one fresh worker
  * per document, at most `maxConcurrency` at once. The event loop that serves runs and lease heartbeats
- * never parses a document; an aborted call terminates its worker (and the OCR thread it started).
+ * never parses a document; an aborted call, or one over `workerTimeoutMs`, terminates its worker (and
+ * the OCR thread it started).
  */
 @Injectable()
 export class ConversionRunner implements OnModuleDestroy {
@@ -52,6 +59,13 @@ export class ConversionRunner implements OnModuleDestroy {
     }
   }
 
+  /** Text (a text file, a page, a CSV table, an OCR service's answer) to normalized Markdown. */
+  convertText(type: TextFormat, text: Uint8Array | string, signal: AbortSignal): Promise<string> {
+    const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+    const { maxPdfPages } = this.settings;
+    return this.run({ type, bytes, maxPdfPages, archiveLimits: archiveLimitsOf(this.settings) }, signal);
+  }
+
   private runInWorker(job: ConversionJob, signal: AbortSignal): Promise<string> {
     return new Promise<string>((resolve, reject) => {
       if (signal.aborted) return reject(abortReason(signal));
@@ -68,10 +82,15 @@ export class ConversionRunner implements OnModuleDestroy {
       const finish = (outcome: () => void) => {
         if (settled) return;
         settled = true;
+        clearTimeout(budget);
         signal.removeEventListener('abort', onAbort);
         void worker.terminate().then(outcome, outcome);
       };
       const onAbort = () => finish(() => reject(abortReason(signal)));
+      const budget = setTimeout(
+        () => finish(() => reject(OcrErrors.tooComplex({ timeoutMs: this.settings.workerTimeoutMs }))),
+        this.settings.workerTimeoutMs,
+      );
       signal.addEventListener('abort', onAbort, { once: true });
       worker.once('message', (reply: ConversionReply) =>
         finish(() => (reply.ok ? resolve(reply.markdown) : reject(deserializeError(reply.error)))),

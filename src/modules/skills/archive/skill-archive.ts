@@ -1,7 +1,7 @@
 import { readSafeArchive, type ArchiveFile, type SafeArchiveLimits } from '../../../common/archive/index.js';
 
 /**
- * The archive rules for skill uploads and remote sources (API.md "Skills"): over 1000 files, 2000
+ * The archive rules for skill uploads and remote sources (`docs/api.md` "Skills"): over 1000 files, 2000
  * entries or 64 levels → 422, over 100 MB inflated → 413. A file over 1 MiB may inflate to at most 100
  * times its compressed size: text, scripts and assets stay far below (deflate tops out near 1032).
  */

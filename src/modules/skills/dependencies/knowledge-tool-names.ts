@@ -1,6 +1,6 @@
 /**
  * The knowledge tools come from the builtin `knowledge` MCP server: a skill asks for them with
- * `mcp_dependencies: ["knowledge"]`, never as local `tool_dependencies` (seed "知识库工具").
+ * `mcp_dependencies: ["knowledge"]`, never as local `tool_dependencies` (they are not local tools).
  */
 export const KNOWLEDGE_TOOL_NAMES: ReadonlySet<string> = new Set([
   'list_kbs',

@@ -10,6 +10,7 @@ import type { SkillEntity } from '../storage/skill.entity.js';
 import { SkillsRepository } from '../storage/skills.repository.js';
 import { findCycle } from './dependency-cycle.js';
 import { KNOWLEDGE_TOOL_NAMES } from './knowledge-tool-names.js';
+import { refuseRuntimeMountedTools } from './runtime-mounted-tools.js';
 import { SkillDependencyCatalog } from './skill-dependency-catalog.js';
 
 /** Who reads the skill whose dependencies are checked: its creator and its share config. */
@@ -36,6 +37,7 @@ export class SkillDependencyRules {
   ) {}
 
   async check(skill: DependentSkill, deps: SkillDependencies, manager: EntityManager): Promise<void> {
+    refuseRuntimeMountedTools(deps);
     const tools = new Set(this.registry.list().map((tool) => tool.metadata.name));
     const knowledge = deps.tool_dependencies.filter((name) => KNOWLEDGE_TOOL_NAMES.has(name));
     if (knowledge.length > 0) {

@@ -74,7 +74,7 @@ export function parseSkillUpload(bytes: Buffer, kind: UploadKind = uploadKindOf(
   return { items, failures };
 }
 
-/** The archive reader's refusals as the skills codes (API.md: limits → 422, inflated size → 413). */
+/** The archive reader's refusals as the skills codes (`docs/api.md`: limits → 422, inflated size → 413). */
 function readArchive(bytes: Buffer) {
   try {
     return readSkillArchive(bytes).entries;

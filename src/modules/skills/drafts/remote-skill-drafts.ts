@@ -12,6 +12,7 @@ export class RemoteSkillDrafts {
   ) {}
 
   async create(owner: ShareActor, source: string, skillNames: string[]): Promise<DraftView> {
+    await this.drafts.assertRoom(owner, 0);
     const bytes = await this.archives.fetch(source);
     return this.drafts.create(owner, bytes, { skillNames, kind: 'zip' });
   }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppConfig } from '../../../config/app-config.js';
 import type { UploadKind } from './parse-skill-upload.js';
 
-/** What a draft remembers; the source bytes lie next to it and are parsed again on confirm. */
+/** What a draft remembers; the source lies next to it and is parsed again on confirm. */
 export interface StoredDraft {
   id: string;
   owner_id: string;
@@ -33,9 +33,14 @@ const META = 'draft.json';
 const SOURCE = 'source.bin';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+export const isDraftId = (id: string): boolean => UUID.test(id);
+
+/** A draft's source: an upload multer streamed to a temp file (moved in), or bytes already in memory. */
+export type DraftSource = { tempPath: string } | { bytes: Buffer };
+
 /**
- * Drafts are files only, under `<DATA_DIR>/skill-drafts/<id>/` (`draft.json` and the uploaded or fetched
- * bytes): a draft lives an hour and is read by id, so a table would add nothing. A draft appears whole
+ * The files of drafts, under `<DATA_DIR>/skill-drafts/<id>/` (`draft.json` and the uploaded or fetched
+ * source); their rows (`SkillDraftsRepository`) count them against the caps. A draft appears whole
  * (written under a dot-name, then renamed) and is taken whole (renamed away before it is installed), so
  * two confirms cannot both install it.
  */
@@ -47,11 +52,13 @@ export class SkillDraftFiles {
     return join(this.config.dataDir, 'skill-drafts');
   }
 
-  async save(draft: StoredDraft, source: Buffer): Promise<void> {
+  async save(draft: StoredDraft, source: DraftSource): Promise<void> {
     const temp = join(this.root(), `.new-${draft.id}`);
     await mkdir(temp, { recursive: true });
     try {
-      await writeFile(join(temp, SOURCE), source);
+      // The upload temp folder lies under DATA_DIR too: a rename, not a copy.
+      if ('tempPath' in source) await rename(source.tempPath, join(temp, SOURCE));
+      else await writeFile(join(temp, SOURCE), source.bytes);
       await writeFile(join(temp, META), JSON.stringify(draft));
       await rename(temp, join(this.root(), draft.id));
     } catch (error) {
@@ -62,7 +69,7 @@ export class SkillDraftFiles {
 
   /** The draft, or `undefined` (no such id, or not a draft id at all). */
   async read(id: string): Promise<StoredDraft | undefined> {
-    if (!UUID.test(id)) return undefined;
+    if (!isDraftId(id)) return undefined;
     try {
       return JSON.parse(await readFile(join(this.root(), id, META), 'utf8')) as StoredDraft;
     } catch {
@@ -91,19 +98,25 @@ export class SkillDraftFiles {
   }
 
   async remove(id: string): Promise<void> {
+    if (!isDraftId(id)) return;
     const taken = await this.take(id);
     await taken?.done();
   }
 
-  /** Removes every draft whose `expires_at` has passed (and leftovers of interrupted writes). */
-  async removeExpired(now: Date): Promise<number> {
+  /**
+   * Removes the folders no row accounts for (`live` holds the ids that have one) and last changed before
+   * `before`: a draft whose row was deleted, the leftovers of an interrupted write or confirm. The age
+   * spares a draft being created, whose folder appears before its row is committed.
+   */
+  async removeUnaccounted(live: ReadonlySet<string>, before: Date): Promise<number> {
     let removed = 0;
     const names = await readdir(this.root()).catch(() => [] as string[]);
     for (const name of names) {
-      if (name.startsWith('.')) continue;
-      const draft = await this.read(name);
-      if (draft !== undefined && new Date(draft.expires_at) > now) continue;
-      await rm(join(this.root(), name), { recursive: true, force: true });
+      if (live.has(name)) continue;
+      const path = join(this.root(), name);
+      const info = await stat(path).catch(() => null);
+      if (info === null || info.mtime >= before) continue;
+      await rm(path, { recursive: true, force: true });
       removed++;
     }
     return removed;

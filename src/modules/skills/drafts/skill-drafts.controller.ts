@@ -23,7 +23,7 @@ import {
 import { SkillsErrorCode } from '../skills.errors.js';
 import { RemoteSkillDrafts } from './remote-skill-drafts.js';
 import { SkillDraftsService } from './skill-drafts.service.js';
-import { SkillUploadErrorsInterceptor } from './skill-upload.js';
+import { SkillUploadInterceptor, type UploadedTempFile } from './skill-upload.js';
 
 const PARSE_ERRORS = [
   SkillsErrorCode.NO_SKILL_FOUND,
@@ -45,31 +45,33 @@ export class SkillDraftsController {
   ) {}
 
   @Post()
-  @UseInterceptors(SkillUploadErrorsInterceptor, FileInterceptor('file'))
+  @UseInterceptors(SkillUploadInterceptor, FileInterceptor('file'))
   @ApiOperation({ summary: 'A draft from an uploaded .zip (one or more skill folders) or a single SKILL.md' })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } })
   @ApiOkResponse({ type: SkillDraftDto })
   @ApiErrors(
+    [409, SkillsErrorCode.DRAFT_LIMIT_REACHED],
     [413, CommonErrorCode.PAYLOAD_TOO_LARGE, SkillsErrorCode.ARCHIVE_TOO_LARGE],
     [422, ...PARSE_ERRORS],
   )
   create(
     @CurrentUser() actor: AuthenticatedUser,
-    @UploadedFile() file: { buffer: Buffer } | undefined,
+    @UploadedFile() file: UploadedTempFile | undefined,
   ): Promise<SkillDraftDto> {
     if (file === undefined) {
       throw CommonErrors.validationFailed([
         { field: 'file', messages: ['a multipart file field named "file" is required'] },
       ]);
     }
-    return this.drafts.create(actor, file.buffer);
+    return this.drafts.create(actor, { path: file.path, size: file.size });
   }
 
   @Post('remote')
   @ApiOperation({ summary: 'A draft from a remote source on an allowed host (the skills named)' })
   @ApiOkResponse({ type: SkillDraftDto })
   @ApiErrors(
+    [409, SkillsErrorCode.DRAFT_LIMIT_REACHED],
     [413, SkillsErrorCode.ARCHIVE_TOO_LARGE],
     [422, SkillsErrorCode.REMOTE_SOURCE_REFUSED, SkillsErrorCode.UNKNOWN_SKILL_NAMES, ...PARSE_ERRORS],
   )
@@ -92,6 +94,7 @@ export class SkillDraftsController {
       SkillsErrorCode.UNKNOWN_SKILL_NAMES,
       SkillsErrorCode.UNKNOWN_DEPENDENCY,
       SkillsErrorCode.DEPENDENCY_CYCLE,
+      SkillsErrorCode.RESERVED_TOOL_DEPENDENCY,
       SkillsErrorCode.MANAGE_SCOPE_OUTSIDE_READ_SCOPE,
     ],
   )

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { roleAtLeast } from '../../../common/auth/user-role.js';
+import { AppConfig } from '../../../config/app-config.js';
 import type { ShareConfigInput, ShareActor } from '../../../common/sharing/index.js';
 import { SkillLocations } from '../storage/skill-locations.js';
 import { SkillsRepository } from '../storage/skills.repository.js';
@@ -9,9 +11,9 @@ import { SkillsErrors } from '../skills.errors.js';
 import { SkillsService } from '../skills.service.js';
 import { parseSkillUpload, uploadKindOf, type ParsedSkill, type UploadKind } from './parse-skill-upload.js';
 import { installOrder, selectedSkills } from './select-skills.js';
-import { SkillDraftFiles, type DraftItem, type StoredDraft } from './skill-draft-files.js';
-
-export const DRAFT_TTL_MS = 60 * 60 * 1000;
+import { isDraftId, SkillDraftFiles, type DraftItem, type StoredDraft } from './skill-draft-files.js';
+import { DRAFT_TTL_MS } from './skill-drafts-retention.js';
+import { checkLimits, SkillDraftsRepository } from './skill-drafts.repository.js';
 
 export type DraftView = Omit<StoredDraft, 'owner_id' | 'kind' | 'items' | 'created_at'> & {
   items: Omit<DraftItem, 'folder'>[];
@@ -31,15 +33,23 @@ export interface ConfirmDraftInput {
   share_config?: ShareConfigInput;
 }
 
+/** An upload multer streamed to a temp file. */
+export interface UploadedSource {
+  path: string;
+  size: number;
+}
+
 /**
- * Skill drafts (API.md "Skills"): an upload or a fetched archive parsed into skills and kept for an hour
- * for its creator to confirm (install) or discard. Expired drafts are removed on every draft request
- * (cleanup on access), so none outlives its hour by more than the next request.
+ * Skill drafts: an upload or a fetched archive parsed into skills and kept for an hour for its creator
+ * to confirm (install) or discard, within the per-user caps (count and bytes). An expired draft is not
+ * found; the maintenance job (`SkillDraftsRetention`) removes it.
  */
 @Injectable()
 export class SkillDraftsService {
   constructor(
+    private readonly config: AppConfig,
     private readonly files: SkillDraftFiles,
+    private readonly rows: SkillDraftsRepository,
     private readonly store: SkillsStore,
     private readonly skills: SkillsRepository,
     private readonly locations: SkillLocations,
@@ -47,31 +57,47 @@ export class SkillDraftsService {
   ) {}
 
   /**
-   * Parses `bytes` (a zip or a SKILL.md: `kind`, by default told by the bytes), optionally keeps only the
-   * skills named, and stores the draft. A refusal writes nothing.
+   * Parses the source (a zip or a SKILL.md: `kind`, by default told by the bytes), optionally keeps only
+   * the skills named, and stores the draft within the owner's caps. A refusal writes nothing.
    */
   async create(
     owner: ShareActor,
-    bytes: Buffer,
+    source: UploadedSource | Buffer,
     options: { skillNames?: string[]; kind?: UploadKind } = {},
   ): Promise<DraftView> {
-    await this.removeExpired();
+    const size = Buffer.isBuffer(source) ? source.length : source.size;
+    await this.assertRoom(owner, size);
+    // The archive reader needs the whole zip (its directory lies at the end); at most the upload limit.
+    const bytes = Buffer.isBuffer(source) ? source : await readFile(source.path);
     const { skillNames } = options;
     const kind = options.kind ?? uploadKindOf(bytes);
     const parsed = parseSkillUpload(bytes, kind);
     const items = skillNames === undefined ? parsed.items : selectedSkills(parsed.items, skillNames);
     const now = new Date();
+    const expiresAt = new Date(now.getTime() + DRAFT_TTL_MS);
     const draft: StoredDraft = {
       id: randomUUID(),
       owner_id: owner.id,
       kind,
       created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + DRAFT_TTL_MS).toISOString(),
+      expires_at: expiresAt.toISOString(),
       items: await Promise.all(items.map((item) => this.itemOf(owner, item))),
       failures: skillNames === undefined ? parsed.failures : [],
     };
-    await this.files.save(draft, bytes);
+    await this.rows.insertWithin(
+      { id: draft.id, ownerId: owner.id, bytes: size, expiresAt },
+      this.limits(),
+      () => this.files.save(draft, Buffer.isBuffer(source) ? { bytes: source } : { tempPath: source.path }),
+    );
     return view(draft);
+  }
+
+  /**
+   * Refuses (409) when `owner` has no room for one more draft of `bytes`. Checked again under the owner's
+   * lock when the row is added; this spares the parse (or the fetch) when there is none.
+   */
+  async assertRoom(owner: ShareActor, bytes: number): Promise<void> {
+    checkLimits(await this.rows.usage(owner.id), bytes, this.limits());
   }
 
   /**
@@ -108,6 +134,7 @@ export class SkillDraftsService {
         });
       }
       await taken.done();
+      await this.rows.delete(id);
       return installed;
     } catch (error) {
       // All or nothing for shared installs: the ones already made are removed again, so a retry of the
@@ -125,15 +152,17 @@ export class SkillDraftsService {
   async discard(actor: ShareActor, id: string): Promise<void> {
     await this.owned(actor, id, true);
     await this.files.remove(id);
+    await this.rows.delete(id);
   }
 
-  removeExpired(now = new Date()): Promise<number> {
-    return this.files.removeExpired(now);
+  private limits() {
+    return { count: this.config.skills.draftsPerUser, bytes: this.config.skills.draftBytesPerUser };
   }
 
+  /** The draft, when it has not expired and `actor` may use it; 404 otherwise (its existence not told). */
   private async owned(actor: ShareActor, id: string, adminMay: boolean): Promise<StoredDraft> {
-    await this.removeExpired();
-    const draft = await this.files.read(id);
+    const live = isDraftId(id) && (await this.rows.findLiveOwner(id)) !== null;
+    const draft = live ? await this.files.read(id) : undefined;
     const mayUse =
       draft !== undefined && (draft.owner_id === actor.id || (adminMay && roleAtLeast(actor.role, 'admin')));
     if (!mayUse) throw SkillsErrors.draftNotFound(id);

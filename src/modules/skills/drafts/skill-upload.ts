@@ -1,20 +1,30 @@
 import { Injectable, type CallHandler, type NestInterceptor, type ExecutionContext } from '@nestjs/common';
 import type { MulterModuleOptions } from '@nestjs/platform-express';
-import { catchError, throwError, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { CommonErrors } from '../../../common/errors/index.js';
+import { withTempUploadCleanup, type MulterFailure } from '../../../common/http/upload-temp-cleanup.js';
 import { AppConfig } from '../../../config/app-config.js';
+import { uploadTempDir } from '../../workspace/index.js';
 import { SKILL_ARCHIVE_LIMITS } from '../archive/skill-archive.js';
 
-/** An upload is read whole into memory (the archive reader works on bytes): at most this much. */
+/** An upload may be at most this large (the upload limit, and never more than a whole skill may inflate to). */
 export const skillUploadLimitBytes = (config: AppConfig): number =>
   Math.min(config.http.uploadLimitBytes, SKILL_ARCHIVE_LIMITS.maxUnzippedBytes);
 
+/** What multer's disk storage hands over (the fields used here): the body's file, complete, in a temp file. */
+export interface UploadedTempFile {
+  path: string;
+  size: number;
+}
+
 /**
- * multer with its memory storage (no `dest`): the upload never touches the disk before it is parsed, so
- * a refused one leaves no temp file. One file and a few small fields, as on the thread upload route.
+ * multer with its disk storage: the body streams to `<DATA_DIR>/tmp/uploads` (the filesystem drafts are
+ * kept on, so a draft moves it in) instead of memory. One file and a few small fields, as on the thread
+ * upload route.
  */
 export function skillUploadMulterOptions(config: AppConfig): MulterModuleOptions {
   return {
+    dest: uploadTempDir(config.dataDir),
     limits: {
       files: 2,
       fields: 10,
@@ -27,23 +37,28 @@ export function skillUploadMulterOptions(config: AppConfig): MulterModuleOptions
   };
 }
 
-/** multer's refusals as the API's errors (bind it outside `FileInterceptor`). */
+/**
+ * Bind it outside `FileInterceptor`: multer's refusals become the API's errors, and the temp file is
+ * removed once the request is over, whatever happened (a draft moved it already when it was stored).
+ */
 @Injectable()
-export class SkillUploadErrorsInterceptor implements NestInterceptor {
+export class SkillUploadInterceptor implements NestInterceptor {
   constructor(private readonly config: AppConfig) {}
 
-  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    return next.handle().pipe(catchError((error: unknown) => throwError(() => this.translate(error))));
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return withTempUploadCleanup(context, next, (error, cause) => this.translate(error, cause));
   }
 
-  private translate(error: unknown): unknown {
-    const code = (error as { cause?: { code?: string } } | null)?.cause?.code;
+  private translate(error: unknown, cause: MulterFailure | undefined): unknown {
+    const code = cause?.code;
     if (code === undefined) return error;
     if (code === 'LIMIT_FILE_SIZE') return CommonErrors.payloadTooLarge(skillUploadLimitBytes(this.config));
     if (!code.startsWith('LIMIT_')) return error;
-    const field = (error as { cause?: { field?: string } }).cause?.field ?? 'file';
     return CommonErrors.validationFailed([
-      { field, messages: ['an upload carries one file, in the field named "file", and few small fields'] },
+      {
+        field: cause?.field ?? 'file',
+        messages: ['an upload carries one file, in the field named "file", and few small fields'],
+      },
     ]);
   }
 }

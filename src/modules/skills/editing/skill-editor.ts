@@ -3,22 +3,24 @@ import { rm } from 'node:fs/promises';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { ShareActor } from '../../../common/sharing/index.js';
 import { WorkspaceQuota } from '../../workspace/index.js';
+import { refuseRuntimeMountedTools } from '../dependencies/runtime-mounted-tools.js';
 import { SkillDependencyRules } from '../dependencies/skill-dependency-rules.js';
 import type { SkillFileDto, SkillTreeDto } from '../dto/skill.dto.js';
 import { withDependencies } from '../package/frontmatter-edit.js';
 import { parseSkillMd, type SkillDependencies, type SkillManifest } from '../package/skill-md.js';
-import { contentRevision, packageHash } from '../package/skill-package.js';
+import { contentRevision } from '../package/skill-package.js';
 import { checkSkillFilePath, decodeUtf8Text, ROOT_SKILL_FILE } from '../package/skill-path.js';
 import { SKILL_LIMITS } from '../skills-limits.js';
 import { SkillsErrors } from '../skills.errors.js';
 import {
   fileInSkill,
-  listSkillTree,
   pruneEmptyFolders,
   readFileIfExists,
-  readSkillFiles,
+  statSkillTree,
   writeFileAtomic,
+  type SkillTreeStat,
 } from '../storage/skill-files.js';
+import { hashSkillTree, treeStamp } from '../storage/skill-tree-hash.js';
 import { SkillsRepository } from '../storage/skills.repository.js';
 import { SkillOpener, type OpenedSkill } from './opened-skill.js';
 
@@ -47,8 +49,9 @@ export class SkillEditor {
 
   async tree(actor: ShareActor, slug: string): Promise<SkillTreeDto> {
     const skill = await this.opener.open(actor, slug);
-    const files = await listSkillTree(skill.dir);
-    return { slug: skill.slug, revision: await treeRevision(skill), files };
+    const tree = await statSkillTree(skill.dir);
+    const files = tree.map(({ path, size }) => ({ path, size }));
+    return { slug: skill.slug, revision: revisionOf(skill, tree), files };
   }
 
   async read(actor: ShareActor, slug: string, path: string): Promise<SkillFileDto> {
@@ -128,8 +131,10 @@ export class SkillEditor {
       // Under the owner's quota lock: the revision check and the write cannot interleave with another write.
       const apply = async () => {
         const next = change.next(await readFileIfExists(target));
-        if (next !== null && isRoot) parseSkillMd(decodeUtf8Text(ROOT_SKILL_FILE, next), { slug });
-        await this.apply(skill, target, next);
+        if (next !== null && isRoot)
+          refuseRuntimeMountedTools(parseSkillMd(decodeUtf8Text(ROOT_SKILL_FILE, next), { slug }));
+        if (next !== null) checkPackageLimits(await statSkillTree(skill.dir), change.path, next.length);
+        await this.write(skill, target, next);
       };
       await this.quota.replaceFile(actor, target, await this.newSize(change, target), apply);
       return;
@@ -149,8 +154,13 @@ export class SkillEditor {
           manager,
         );
       }
-      await this.apply(skill, target, next);
-      await this.reindex(manager, skill, row.revision, manifest);
+      const tree = await statSkillTree(skill.dir);
+      if (next !== null) checkPackageLimits(tree, change.path, next.length);
+      const contentHash = await hashSkillTree(skill.dir, tree, { path: change.path, content: next });
+      // The row first, the file last: a refused or failed update leaves the file as it was, and a
+      // failed write rolls the row back with the transaction.
+      await this.reindex(manager, skill, row.revision, contentHash, manifest);
+      await this.write(skill, target, next);
     });
   }
 
@@ -163,17 +173,11 @@ export class SkillEditor {
     }
   }
 
-  private async apply(skill: OpenedSkill, target: string, next: Buffer | null): Promise<void> {
+  private async write(skill: OpenedSkill, target: string, next: Buffer | null): Promise<void> {
     if (next === null) {
       await rm(target, { force: true });
       await pruneEmptyFolders(skill.dir, target);
       return;
-    }
-    if (
-      !(await readFileIfExists(target)) &&
-      (await listSkillTree(skill.dir)).length >= SKILL_LIMITS.maxFiles
-    ) {
-      throw SkillsErrors.tooManyFiles(SKILL_LIMITS.maxFiles);
     }
     await writeFileAtomic(target, next);
   }
@@ -182,9 +186,9 @@ export class SkillEditor {
     manager: EntityManager,
     skill: OpenedSkill,
     revision: number,
+    contentHash: string,
     manifest: SkillManifest | null,
   ): Promise<void> {
-    const contentHash = packageHash(await readSkillFiles(skill.dir));
     await this.skills.update(
       skill.slug,
       {
@@ -207,6 +211,15 @@ export class SkillEditor {
   }
 }
 
+/** The file count and the package cap, for `tree` once `path` holds `size` bytes. */
+function checkPackageLimits(tree: readonly SkillTreeStat[], path: string, size: number): void {
+  const existing = tree.find((file) => file.path === path);
+  if (existing === undefined && tree.length >= SKILL_LIMITS.maxFiles)
+    throw SkillsErrors.tooManyFiles(SKILL_LIMITS.maxFiles);
+  const total = tree.reduce((sum, file) => sum + file.size, 0) - (existing?.size ?? 0) + size;
+  if (total > SKILL_LIMITS.maxPackageBytes) throw SkillsErrors.packageTooLarge(SKILL_LIMITS.maxPackageBytes);
+}
+
 function textBytes(path: string, content: string): Buffer {
   checkSkillFilePath(path);
   const bytes = Buffer.from(content, 'utf8');
@@ -216,8 +229,15 @@ function textBytes(path: string, content: string): Buffer {
   return bytes;
 }
 
-/** Opaque: the index revision and content hash of a shared skill, the content hash of a personal one. */
+/**
+ * Opaque: the index revision and stored content hash of a shared skill, the stamp of a personal one's
+ * files (no file is read).
+ */
 export async function treeRevision(skill: OpenedSkill): Promise<string> {
+  return revisionOf(skill, skill.kind === 'indexed' ? [] : await statSkillTree(skill.dir));
+}
+
+function revisionOf(skill: OpenedSkill, tree: readonly SkillTreeStat[]): string {
   if (skill.kind === 'indexed') return `${skill.row.revision}.${skill.row.contentHash.slice(0, 16)}`;
-  return packageHash(await readSkillFiles(skill.dir)).slice(0, 32);
+  return treeStamp(tree);
 }

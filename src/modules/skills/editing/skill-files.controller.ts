@@ -20,7 +20,7 @@ const WRITE_ERRORS: [number, ...ErrorCode[]][] = [
   [403, SkillsErrorCode.MANAGE_FORBIDDEN],
   [404, SkillsErrorCode.NOT_FOUND, SkillsErrorCode.FILE_NOT_FOUND],
   [409, SkillsErrorCode.BUILTIN_IMMUTABLE],
-  [413, SkillsErrorCode.FILE_TOO_LARGE, SkillsErrorCode.TOO_MANY_FILES],
+  [413, SkillsErrorCode.FILE_TOO_LARGE, SkillsErrorCode.TOO_MANY_FILES, SkillsErrorCode.PACKAGE_TOO_LARGE],
   [422, SkillsErrorCode.INVALID_SKILL_MD, SkillsErrorCode.SYMLINK_REFUSED, SkillsErrorCode.NOT_TEXT],
 ];
 
@@ -77,7 +77,12 @@ export class SkillFilesController {
   @ApiErrors(
     ...writeErrors(
       [409, SkillsErrorCode.REVISION_CONFLICT],
-      [422, SkillsErrorCode.UNKNOWN_DEPENDENCY, SkillsErrorCode.DEPENDENCY_CYCLE],
+      [
+        422,
+        SkillsErrorCode.UNKNOWN_DEPENDENCY,
+        SkillsErrorCode.DEPENDENCY_CYCLE,
+        SkillsErrorCode.RESERVED_TOOL_DEPENDENCY,
+      ],
     ),
   )
   save(
@@ -115,7 +120,14 @@ export class SkillFilesController {
   @Put('dependencies')
   @ApiOperation({ summary: 'Replace the three dependency lists (written back into the root SKILL.md)' })
   @ApiOkResponse({ type: SkillDto })
-  @ApiErrors(...writeErrors([422, SkillsErrorCode.UNKNOWN_DEPENDENCY, SkillsErrorCode.DEPENDENCY_CYCLE]))
+  @ApiErrors(
+    ...writeErrors([
+      422,
+      SkillsErrorCode.UNKNOWN_DEPENDENCY,
+      SkillsErrorCode.DEPENDENCY_CYCLE,
+      SkillsErrorCode.RESERVED_TOOL_DEPENDENCY,
+    ]),
+  )
   async setDependencies(
     @CurrentUser() actor: AuthenticatedUser,
     @Param('slug') slug: string,

@@ -1,4 +1,5 @@
 import { isMap, isScalar, parseDocument, type Document } from 'yaml';
+import { unstorableTextFields } from '../../../common/http/unstorable-text.js';
 import { SkillsErrors } from '../skills.errors.js';
 import { locateFrontmatter } from './frontmatter.js';
 import { isSkillSlug, MAX_NAME_LENGTH, MAX_SLUG_LENGTH } from './skill-slug.js';
@@ -81,6 +82,7 @@ export function parseSkillMd(text: string, options: ParseSkillMdOptions = {}): S
   } catch {
     throw SkillsErrors.invalidSkillMd('frontmatter', 'too many YAML aliases');
   }
+  refuseUnstorableText(fields);
   const name = requiredText(fields, 'name', MAX_NAME_LENGTH);
   const description = requiredText(fields, 'description', MAX_DESCRIPTION_LENGTH);
   return {
@@ -98,6 +100,17 @@ export function parseSkillMd(text: string, options: ParseSkillMdOptions = {}): S
       allowed_tools: allowedToolsOf(fields['allowed-tools']),
     },
   };
+}
+
+/**
+ * YAML escapes (`"a\\0b"`, `"\\ud800"`) can spell text no row or prompt can hold: refused in every key and
+ * value, nested ones too, before anything is stored.
+ */
+function refuseUnstorableText(fields: Record<string, unknown>): void {
+  const [problem] = unstorableTextFields(fields);
+  if (problem === undefined) return;
+  const field = problem.field === 'body' ? 'frontmatter' : problem.field;
+  throw SkillsErrors.invalidSkillMd(field, `"${field}" ${problem.messages[0]}`);
 }
 
 const firstLine = (message: string): string => message.split('\n')[0].slice(0, 300);

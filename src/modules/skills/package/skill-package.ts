@@ -40,7 +40,7 @@ export function buildSkillPackage(files: SkillFile[], options: ParseSkillMdOptio
     }
   }
   if (total > SKILL_LIMITS.maxPackageBytes) {
-    throw SkillsErrors.fileTooLarge('(package)', SKILL_LIMITS.maxPackageBytes);
+    throw SkillsErrors.packageTooLarge(SKILL_LIMITS.maxPackageBytes);
   }
   const root = files.find((file) => file.path === ROOT_SKILL_FILE);
   if (root === undefined) throw SkillsErrors.invalidSkillMd('frontmatter', 'the skill has no root SKILL.md');

@@ -6,11 +6,13 @@ import {
   type VisibilityContext,
 } from '../../agent-runtime/index.js';
 import { BASE_TOOL_NAMES } from '../../tools/index.js';
+import { isRuntimeMountedTool } from '../dependencies/runtime-mounted-tools.js';
 
 /**
  * Step 3 of assembly for skills: tools that only skills need (their `tool_dependencies`, and the tools
  * of their `mcp_dependencies` servers) stay hidden until one of those skills is preloaded or activated.
- * Base tools, tools the agent selected and tools of the servers it selected are never hidden.
+ * Base tools, runtime-mounted tools, tools the agent selected and tools of the servers it selected are
+ * never hidden.
  */
 @Injectable()
 export class SkillToolVisibility implements ToolVisibilityPolicy, OnModuleInit {
@@ -35,7 +37,7 @@ export class SkillToolVisibility implements ToolVisibilityPolicy, OnModuleInit {
       for (const server of skill.mcp_dependencies) (isOpen ? openServers : gatedServers).add(server);
     }
     const hidden = (tool: OfferedTool): boolean => {
-      if (BASE_TOOL_NAMES.has(tool.name)) return false;
+      if (BASE_TOOL_NAMES.has(tool.name) || isRuntimeMountedTool(tool.name)) return false;
       if (tool.server !== undefined) return gatedServers.has(tool.server) && !openServers.has(tool.server);
       return gatedTools.has(tool.name) && !openTools.has(tool.name);
     };

@@ -7,6 +7,7 @@ import {
   type UnavailableComponent,
 } from '../../agent-runtime/index.js';
 import { argsJsonSchema, SUBAGENT_FORBIDDEN_TOOL_NAMES, ToolRegistry } from '../../tools/index.js';
+import { isRuntimeMountedTool } from '../dependencies/runtime-mounted-tools.js';
 
 /**
  * The local tools the run's skills depend on (`tool_dependencies`) that the agent did not select:
@@ -32,6 +33,8 @@ export class SkillToolsSource implements OnModuleInit {
     for (const name of names) {
       const tool = this.registry.get(name);
       if (tool === undefined || tool.metadata.base || selected.has(name)) continue;
+      // Refused on install and edit; a hand-written personal SKILL.md or an older row may still name one.
+      if (isRuntimeMountedTool(name)) continue;
       if (snapshot.agent.is_subagent && SUBAGENT_FORBIDDEN_TOOL_NAMES.has(name)) continue;
       const availability = await tool.availability();
       if (!availability.available) {

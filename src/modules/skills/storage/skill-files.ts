@@ -12,6 +12,9 @@ export interface SkillTreeEntry {
   size: number;
 }
 
+/** The order of a skill's files everywhere (tree, hash, export). */
+export const comparePaths = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 const errno = (error: unknown): string | undefined => (error as NodeJS.ErrnoException | null)?.code;
 
 /**
@@ -20,23 +23,30 @@ const errno = (error: unknown): string | undefined => (error as NodeJS.ErrnoExce
  * (422) instead of followed.
  */
 export async function fileInSkill(dir: string, path: string): Promise<string> {
-  checkSkillFilePath(path);
+  const segments = checkSkillFilePath(path).split('/');
   let current = dir;
-  for (const segment of path.split('/')) {
+  for (const segment of segments) {
     current = join(current, segment);
     try {
       if ((await lstat(current)).isSymbolicLink()) throw SkillsErrors.symlinkRefused(path);
     } catch (error) {
+      // The rest does not exist yet (a file created in a new folder): nothing further to check.
       if (errno(error) === 'ENOENT' || errno(error) === 'ENOTDIR') break;
       throw error;
     }
   }
-  return current;
+  return join(dir, ...segments);
 }
 
-/** Regular files under `dir` in path order; symbolic links and other special files are left out. */
-export async function listSkillTree(dir: string): Promise<SkillTreeEntry[]> {
-  const found: SkillTreeEntry[] = [];
+/** A file of a skill's tree with what `lstat` says of it (sizes for the limits, stamps for revisions). */
+export interface SkillTreeStat extends SkillTreeEntry {
+  mtimeMs: number;
+  ino: number;
+}
+
+/** Regular files under `dir` in path order, with their `lstat`; links and other special files are left out. */
+export async function statSkillTree(dir: string): Promise<SkillTreeStat[]> {
+  const found: SkillTreeStat[] = [];
   const walk = async (folder: string, prefix: string, depth: number): Promise<void> => {
     if (depth > SKILL_LIMITS.maxDepth) return;
     for (const entry of await readdir(folder, { withFileTypes: true })) {
@@ -45,12 +55,18 @@ export async function listSkillTree(dir: string): Promise<SkillTreeEntry[]> {
       if (entry.isDirectory()) await walk(full, path, depth + 1);
       else if (entry.isFile()) {
         if (found.length >= SKILL_LIMITS.maxFiles) throw SkillsErrors.tooManyFiles(SKILL_LIMITS.maxFiles);
-        found.push({ path, size: (await lstat(full)).size });
+        const info = await lstat(full);
+        found.push({ path, size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
       }
     }
   };
   await walk(dir, '', 1);
-  return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return found.sort((a, b) => comparePaths(a.path, b.path));
+}
+
+/** Regular files under `dir` in path order; symbolic links and other special files are left out. */
+export async function listSkillTree(dir: string): Promise<SkillTreeEntry[]> {
+  return (await statSkillTree(dir)).map(({ path, size }) => ({ path, size }));
 }
 
 /** Every file of a skill with its bytes (export, hashing, builtin comparison). */

@@ -3,13 +3,14 @@ import { DataSource } from 'typeorm';
 import type { ShareConfigInput, ShareActor } from '../../../common/sharing/index.js';
 import { roleAtLeast } from '../../../common/auth/user-role.js';
 import { WorkspaceQuota } from '../../workspace/index.js';
+import { refuseRuntimeMountedTools } from '../dependencies/runtime-mounted-tools.js';
 import { SkillDependencyRules } from '../dependencies/skill-dependency-rules.js';
 import { withFrontmatterFields } from '../package/frontmatter-edit.js';
 import { buildSkillPackage, packageHash, type SkillPackage } from '../package/skill-package.js';
 import { MAX_SLUG_LENGTH } from '../package/skill-slug.js';
 import { ROOT_SKILL_FILE } from '../package/skill-path.js';
 import { SkillsErrors } from '../skills.errors.js';
-import { installSkillFolder, readSkillFiles, removeSkillFolder } from './skill-files.js';
+import { installSkillFolder, listSkillTree, removeSkillFolder } from './skill-files.js';
 import { SkillLocations, type SkillUser } from './skill-locations.js';
 import { SkillShareConfigPolicy } from './skill-share-config.policy.js';
 import { SkillsRepository } from './skills.repository.js';
@@ -88,10 +89,11 @@ export class SkillsStore {
    * the slug. Personal skills are files only: their platform dependencies are not resolved.
    */
   async installPersonal(user: SkillUser, pkg: SkillPackage): Promise<string> {
+    refuseRuntimeMountedTools(pkg.manifest);
     const slug = pkg.manifest.slug;
     const dir = this.locations.personalDir(user, slug);
-    const previous = (await this.locations.hasPersonal(user, slug)) ? await readSkillFiles(dir) : [];
-    const growth = size(pkg.files) - size(previous);
+    const previous = (await this.locations.hasPersonal(user, slug)) ? await listSkillTree(dir) : [];
+    const growth = size(pkg.files) - previous.reduce((sum, file) => sum + file.size, 0);
     await this.quota.addFiles(user, Math.max(growth, 0), () =>
       installSkillFolder(this.locations.personalRoot(user), slug, pkg.files),
     );

@@ -1,6 +1,6 @@
 import type { MulterModuleOptions } from '@nestjs/platform-express';
 import type { AppConfig } from '../../../config/app-config.js';
-import { uploadTempDir } from '../../workspace/index.js';
+import type { QuotaCountedUploadStorage } from '../../workspace/index.js';
 
 /**
  * What one upload request may carry: one file (up to UPLOAD_LIMIT_BYTES) and a handful of small text
@@ -18,10 +18,16 @@ export const UPLOAD_FORM_LIMITS = {
   headerPairs: 100,
 } as const;
 
-/** The file streams to a random name in `<DATA_DIR>/tmp/uploads`, on the same filesystem as the workdirs. */
-export function uploadMulterOptions(config: AppConfig): MulterModuleOptions {
+/**
+ * The file streams to a random name in `<DATA_DIR>/tmp/uploads`, on the same filesystem as the workdirs,
+ * counted against the workspace quota as it arrives.
+ */
+export function uploadMulterOptions(
+  config: AppConfig,
+  storage: QuotaCountedUploadStorage,
+): MulterModuleOptions {
   return {
-    dest: uploadTempDir(config.dataDir),
+    storage,
     limits: { ...UPLOAD_FORM_LIMITS, fileSize: config.http.uploadLimitBytes },
   };
 }

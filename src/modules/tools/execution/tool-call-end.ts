@@ -2,10 +2,7 @@ import type { DomainError } from '../../../common/errors/index.js';
 import type { ToolCallEnd, ToolCallOutcome, ToolCallScope } from './tool-call-scope.js';
 import { ToolsErrorCode } from '../tools.errors.js';
 
-/**
- * The stored outcome of an end. A cancelled call is recorded as a failed one, as it always was (its error
- * code says why).
- */
+/** The stored outcome of an end: a call stopped by its run's cancellation is not a tool failure. */
 export function outcomeOf(end: ToolCallEnd): ToolCallOutcome {
   switch (end.kind) {
     case 'success':
@@ -13,8 +10,9 @@ export function outcomeOf(end: ToolCallEnd): ToolCallOutcome {
     case 'refused':
       return 'refused';
     case 'tool_error':
-    case 'cancelled':
       return 'error';
+    case 'cancelled':
+      return 'cancelled';
     case 'timeout':
       return 'timeout';
     case 'authorization_revoked':

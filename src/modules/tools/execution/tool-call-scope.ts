@@ -3,7 +3,7 @@ import type { RunAuthorizationRevokedError } from '../tools.errors.js';
 import type { ToolCall, ToolExecutionContext } from './tool-execution-context.js';
 
 /** The outcome as stored in `tool_calls.outcome`, counted by `ToolMetrics` and shown on the result. */
-export type ToolCallOutcome = 'ok' | 'error' | 'refused' | 'timeout' | 'revoked';
+export type ToolCallOutcome = 'ok' | 'error' | 'refused' | 'timeout' | 'cancelled' | 'revoked';
 
 /** How one call ended. Set once by the error-to-result stage; audit and metrics record it. */
 export type ToolCallEnd =
@@ -45,7 +45,7 @@ export class ToolCallScope {
   constructor(
     readonly call: ToolCall,
     readonly context: ToolExecutionContext,
-    /** The registry's tool for the call's name; `undefined` for a name no tool has. */
+    /** The tool the run was offered under the call's name; `undefined` for a name it was not offered. */
     readonly tool: RegisteredTool | undefined,
   ) {}
 

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { ToolExecutionContext } from './tool-execution-context.js';
 
-/** Events a tool raises for the run's stream (API.md "Threads, runs, streaming": `artifacts {paths}`). */
+/** Events a tool raises for the run's stream (`docs/api.md` "Run events": `artifacts {paths}`). */
 export interface ToolEvent {
   type: 'artifacts';
   payload: { paths: string[] };

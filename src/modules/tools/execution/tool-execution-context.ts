@@ -20,10 +20,12 @@ export interface ToolExecutionContext {
   /** Tools bound for this run. */
   executableTools: ReadonlySet<string>;
   /**
-   * Tools a run tool source bound for this run only (MCP tools), by name; the executor looks a call up
-   * here when the registry has no tool of that name. They pass the same pipeline.
+   * Every tool offered to this run, by name, as the source that offered it executes it (a builtin from
+   * the registry, an MCP tool through its server). A run's calls resolve here only: a name is executed
+   * from its origin, never from whatever the registry holds under it. Absent only where a caller runs
+   * registry tools directly (tool tests, benches); the registry then resolves the name.
    */
-  runTools?: ReadonlyMap<string, RegisteredTool>;
+  offeredTools?: ReadonlyMap<string, RegisteredTool>;
   /** Tools the model was shown in this turn (skill gating); a hidden tool called by name is refused. */
   visibleTools: ReadonlySet<string>;
   isSubagent: boolean;

@@ -11,8 +11,10 @@ import { VisibleThisTurnGuard } from './guards/visible-this-turn.guard.js';
 import { AuditInterceptor } from './interceptors/audit.interceptor.js';
 import { ErrorResultInterceptor } from './interceptors/error-result.interceptor.js';
 import { GuardsInterceptor } from './interceptors/guards.interceptor.js';
+import { LargeResultInterceptor } from './interceptors/large-result.interceptor.js';
 import { MetricsInterceptor } from './interceptors/metrics.interceptor.js';
 import { TimeoutInterceptor } from './interceptors/timeout.interceptor.js';
+import { LargeResultOffloader } from './large-result-offloader.js';
 import {
   ToolCallScope,
   type NextStep,
@@ -28,7 +30,7 @@ import { outputToContent } from './tool-result-content.js';
  * The execution boundary: every tool call, local or remote, passes the same pipeline.
  *
  *   metrics → audit → error-to-result → guards (run still authorized, not forbidden for a subagent,
- *   executable in run, visible this turn, arguments, resources) → timeout → handler
+ *   executable in run, visible this turn, arguments, resources) → large result → timeout → handler
  *
  * Metrics and audit wrap every other stage and record in `finally`, so each call, refused or ending the
  * run, is counted and audited exactly once. The result is always bound to the call's tool_call_id. Only
@@ -44,6 +46,7 @@ export class ToolExecutor {
     audit: ToolCallAuditWriter,
     metrics: ToolMetrics,
     config: AppConfig,
+    largeResults: LargeResultOffloader,
   ) {
     this.pipeline = [
       new MetricsInterceptor(metrics),
@@ -58,12 +61,14 @@ export class ToolExecutor {
         new ArgumentsGuard(),
         new ResourceGuard(authorizers),
       ]),
+      new LargeResultInterceptor(largeResults),
       new TimeoutInterceptor(config.tools.defaultTimeoutMs),
     ];
   }
 
   execute(call: ToolCall, context: ToolExecutionContext): Promise<ToolCallResult> {
-    const tool = this.registry.get(call.name) ?? context.runTools?.get(call.name);
+    const tool =
+      context.offeredTools === undefined ? this.registry.get(call.name) : context.offeredTools.get(call.name);
     // Each call gets its own context object: what the stages keep per call may be keyed by it.
     return this.step(new ToolCallScope(call, { ...context }, tool), 0);
   }

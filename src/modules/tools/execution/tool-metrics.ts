@@ -44,7 +44,7 @@ export class ToolMetrics {
     if (entry === undefined) {
       entry = {
         calls: 0,
-        outcomes: { ok: 0, error: 0, refused: 0, timeout: 0, revoked: 0 },
+        outcomes: { ok: 0, error: 0, refused: 0, timeout: 0, cancelled: 0, revoked: 0 },
         durations: [],
         next: 0,
       };

@@ -1,8 +1,14 @@
 import type { DomainError } from '../../../common/errors/index.js';
+import { storableText } from '../../../common/text/storable-text.js';
 import type { ToolOutput } from './tool-execution-context.js';
 
+/**
+ * A result is stored as a message, a run event and in the checkpoint: a raw NUL or unpaired surrogate
+ * from any source (an MCP text, a file read past the binary sniff) becomes U+FFFD so the run goes on.
+ * JSON output needs nothing: `JSON.stringify` escapes both.
+ */
 export function outputToContent(output: ToolOutput): string {
-  return typeof output === 'string' ? output : JSON.stringify(output);
+  return typeof output === 'string' ? storableText(output) : JSON.stringify(output);
 }
 
 /** The content of a failed call: `{"error":{"code","message","details"?}}`. */

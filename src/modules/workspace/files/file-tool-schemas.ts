@@ -78,7 +78,8 @@ export const FILE_TOOL_DESCRIPTIONS = {
   glob:
     'Find files by name pattern below a directory (default: the project workdir), newest first. ' +
     'Use "**/" to match at any depth. Hidden entries and symbolic links are skipped; at most ' +
-    `${WORKSPACE_LIMITS.glob.maxResults} paths are returned.`,
+    `${WORKSPACE_LIMITS.glob.maxResults} paths are returned. A pattern holds at most ` +
+    `${WORKSPACE_LIMITS.glob.maxWildcards} wildcards.`,
   grep:
     'Search file contents for a regular expression (or plain text with literal: true) below a file or ' +
     'directory (default: the project workdir). Results are `path:line: text`, at most ' +

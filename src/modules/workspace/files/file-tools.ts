@@ -105,7 +105,7 @@ export class FileTools {
     resources: [{ kind: 'workspace_path', arg: 'path', access: 'read' }],
   })
   async glob(args: z.infer<typeof globSchema>, invocation: ToolInvocation): Promise<ToolOutput> {
-    return globFiles(await this.resolve(invocation, args.path, 'read'), args.pattern);
+    return globFiles(await this.resolve(invocation, args.path, 'read'), args.pattern, invocation.signal);
   }
 
   @AgentTool({

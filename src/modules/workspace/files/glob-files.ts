@@ -1,38 +1,23 @@
-import picomatch from 'picomatch';
 import { lstat } from 'node:fs/promises';
 import type { ResolvedWorkspacePath } from '../paths/workspace-path-resolver.js';
 import { WORKSPACE_LIMITS } from '../workspace-limits.js';
-import { WorkspaceErrors } from '../workspace.errors.js';
+import { compileGlob, matchGlob } from './glob-match.js';
 import { walkFiles } from './walk-files.js';
 
-/** Compiles a glob relative to the search directory; absolute patterns and `..` are refused. */
-export function compileGlob(
-  pattern: string,
-  options: picomatch.PicomatchOptions = {},
-): (path: string) => boolean {
-  if (pattern.includes('\0')) throw WorkspaceErrors.invalidPattern(pattern, 'it contains a NUL byte');
-  if (pattern.startsWith('/')) {
-    throw WorkspaceErrors.invalidPattern(
-      pattern,
-      'patterns are relative to `path`; pass the directory as `path`',
-    );
-  }
-  if (pattern.split('/').includes('..')) throw WorkspaceErrors.invalidPattern(pattern, '`..` is not allowed');
-  try {
-    return picomatch(pattern, { dot: false, ...options });
-  } catch (error) {
-    throw WorkspaceErrors.invalidPattern(
-      pattern,
-      error instanceof Error ? error.message : 'cannot be parsed',
-    );
-  }
-}
-
 /** Files below `start` matching `pattern`, newest first (ties by path), at most `glob.maxResults`. */
-export async function globFiles(start: ResolvedWorkspacePath, pattern: string): Promise<string> {
-  const isMatch = compileGlob(pattern);
+export async function globFiles(
+  start: ResolvedWorkspacePath,
+  pattern: string,
+  signal: AbortSignal,
+): Promise<string> {
+  const glob = compileGlob(pattern);
   const walk = await walkFiles(start);
-  const matched = walk.files.filter((file) => isMatch(file.relativePath));
+  const hits = await matchGlob(
+    glob,
+    walk.files.map((file) => file.relativePath),
+    signal,
+  );
+  const matched = hits.map((index) => walk.files[index]);
   const dated = await Promise.all(
     matched.map(async (file) => ({
       path: file.virtualPath,

@@ -3,7 +3,7 @@ import type { ResolvedWorkspacePath } from '../paths/workspace-path-resolver.js'
 import { WORKSPACE_LIMITS } from '../workspace-limits.js';
 import { looksBinary, splitLines } from './file-kind.js';
 import { onPath } from './fs-errors.js';
-import { compileGlob } from './glob-files.js';
+import { compileGlob, matchGlob, type CompiledGlob } from './glob-match.js';
 import { compileUserRegex, runRegexSearch, type LineHit } from './regex-search.js';
 import { walkFiles, type WalkedFile } from './walk-files.js';
 
@@ -27,7 +27,11 @@ const LIMITS = WORKSPACE_LIMITS.grep;
 /** Searches text files below `start` (or `start` itself); one `path:line: text` line per match. */
 export async function grepFiles(start: ResolvedWorkspacePath, options: GrepOptions): Promise<string> {
   const regex = options.literal ? undefined : compileUserRegex(options.pattern, options.caseInsensitive);
-  const corpus = await loadCorpus(await candidates(start, options.glob));
+  const glob =
+    options.glob === undefined
+      ? undefined
+      : compileGlob(options.glob, { basename: !options.glob.includes('/') });
+  const corpus = await loadCorpus(await candidates(start, glob, options.signal));
   const hits = regex
     ? await runRegexSearch(
         { ...regex, texts: corpus.texts, maxMatches: LIMITS.maxMatches },
@@ -66,7 +70,8 @@ function literalHits(texts: string[], needle: string, caseInsensitive: boolean):
 
 async function candidates(
   start: ResolvedWorkspacePath,
-  glob: string | undefined,
+  glob: CompiledGlob | undefined,
+  signal: AbortSignal,
 ): Promise<{
   files: WalkedFile[];
   notes: string[];
@@ -81,11 +86,16 @@ async function candidates(
     return { files: info.isFile() ? [self] : [], notes: [] };
   }
   const walk = await walkFiles(start);
-  const isMatch = glob === undefined ? () => true : compileGlob(glob, { basename: !glob.includes('/') });
   const notes = walk.truncated
     ? [`[file listing stopped after ${WORKSPACE_LIMITS.walk.maxEntries} entries]`]
     : [];
-  return { files: walk.files.filter((file) => isMatch(file.relativePath)), notes };
+  if (glob === undefined) return { files: walk.files, notes };
+  const hits = await matchGlob(
+    glob,
+    walk.files.map((file) => file.relativePath),
+    signal,
+  );
+  return { files: hits.map((index) => walk.files[index]), notes };
 }
 
 /** Reads the candidates' text within the byte and file budgets; binary and oversized files are skipped. */

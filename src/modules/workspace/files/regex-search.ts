@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import { WorkspaceErrors } from '../workspace.errors.js';
+import { runBoundedWorker } from './bounded-worker.js';
 
 /** [file index, 0-based line index] of each matching line, in order. */
 export type LineHit = [number, number];
@@ -51,39 +51,19 @@ export function compileUserRegex(
   return { source: pattern, flags };
 }
 
-/**
- * Runs a regular expression search in a worker thread with a hard time budget: a catastrophic pattern
- * such as `(a+)+$` cannot be interrupted inside the event loop, but a worker can be terminated.
- */
+/** Runs a regular expression search in a worker thread under `budgetMs` (see `runBoundedWorker`). */
 export function runRegexSearch(
   job: RegexSearchJob,
   budgetMs: number,
   signal: AbortSignal,
 ): Promise<LineHit[]> {
-  return new Promise<LineHit[]>((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
+  return runBoundedWorker<LineHit[]>(
+    {
+      source: WORKER_SOURCE,
       workerData: job,
-      resourceLimits: { maxOldGenerationSizeMb: 256 },
-    });
-    let settled = false;
-    const finish = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      void worker.terminate();
-      outcome();
-    };
-    const onAbort = () =>
-      finish(() => reject(signal.reason instanceof Error ? signal.reason : new Error('search aborted')));
-    const timer = setTimeout(() => finish(() => reject(WorkspaceErrors.searchTimeout(budgetMs))), budgetMs);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    worker.once('message', (hits: LineHit[]) => finish(() => resolve(hits)));
-    worker.once('error', (error) => finish(() => reject(error)));
-    worker.once('exit', (code) =>
-      finish(() => reject(new Error(`regex search worker exited with code ${code}`))),
-    );
-  });
+      budgetMs,
+      onTimeout: () => WorkspaceErrors.searchTimeout(budgetMs, 'regex'),
+    },
+    signal,
+  );
 }

@@ -30,6 +30,22 @@ export class WorkspaceQuota {
     this.quotaBytes = config.workspace.quotaBytes;
   }
 
+  /**
+   * The user's usage as the next write would see it (walked again when stale or when `measureNow`), for
+   * a check made before the write itself (an upload while it arrives); the write still checks under the lock.
+   */
+  async current(user: QuotaUser, measureNow = false): Promise<{ usedBytes: number; quotaBytes: number }> {
+    const usage = await this.usage.begin(user.id);
+    try {
+      const stored = measureNow ? null : await usage.read(WORKSPACE_LIMITS.quota.measurementTtlMs);
+      const usedBytes = stored?.fresh === true ? stored.usedBytes : await this.measure(usage, user);
+      await usage.commit(0);
+      return { usedBytes, quotaBytes: this.quotaBytes };
+    } finally {
+      await usage.rollback();
+    }
+  }
+
   /** Runs `write`, which adds `bytes` of new files, if they fit. */
   addFiles<T>(user: QuotaUser, bytes: number, write: () => Promise<T>): Promise<T> {
     return this.withinQuota(user, () => Promise.resolve(bytes), write);
@@ -38,6 +54,11 @@ export class WorkspaceQuota {
   /** Runs `write`, which creates or replaces the file at `realPath` with `newBytes`: the delta counts. */
   replaceFile<T>(user: QuotaUser, realPath: string, newBytes: number, write: () => Promise<T>): Promise<T> {
     return this.withinQuota(user, async () => newBytes - (await replacedBytes(realPath)), write);
+  }
+
+  /** Runs `remove`, which frees what `freedBytes` measured (under the lock, just before): usage drops by it. */
+  release<T>(user: QuotaUser, freedBytes: () => Promise<number>, remove: () => Promise<T>): Promise<T> {
+    return this.withinQuota(user, async () => -(await freedBytes()), remove);
   }
 
   private async withinQuota<T>(

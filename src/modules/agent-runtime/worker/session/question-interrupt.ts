@@ -24,9 +24,9 @@ export interface QuestionInterrupt {
  * Every `ask_user_question` call of the turn not answered yet, asked through one interrupt: their
  * arguments are validated (no side effect), the valid ones' questions go to one waiting point, and
  * each call's result carries its own questions and answers. The interrupt comes before any write of
- * these calls (RELIABILITY 5); on resume this node runs again from its first line and `interrupt`
- * returns the answers, which are then written by the tool loop. One interrupt per node run, so the
- * resume value is never matched to the wrong question.
+ * these calls, because LangGraph re-runs an interrupted node: on resume this node runs again from its
+ * first line and `interrupt` returns the answers, which are then written by the tool loop. One
+ * interrupt per node run, so the resume value is never matched to the wrong question.
  */
 export async function askTurnQuestions(
   calls: ModelToolCall[],

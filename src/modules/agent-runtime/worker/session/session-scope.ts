@@ -28,6 +28,8 @@ export interface RunSessionDeps {
   /** The checkpointer's saver: a step's last record goes out with the checkpoint after the step. */
   checkpoints: CheckpointCompanions;
   eventFlushMs: number;
+  /** Tool calls of one assistant message that are executed; the rest are answered with a tool error. */
+  maxToolCallsPerTurn: number;
 }
 
 export interface RunSessionInit {

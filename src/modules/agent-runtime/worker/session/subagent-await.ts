@@ -22,8 +22,8 @@ export const isAwaitInterrupt = (value: unknown): value is AwaitInterrupt =>
 /**
  * Every `subagent_await` call of the turn not answered yet: each is checked through the executor (a
  * foreign run id is its own tool error; an ended child gives its result). When some children are still
- * active the graph is interrupted once for all of them (no write before it, RELIABILITY 5): the parent
- * gives up its worker slot while they run. On resume this node runs again from its first line: the
+ * active the graph is interrupted once for all of them (no write before it): the parent gives up its
+ * worker slot while they run. On resume this node runs again from its first line: the
  * calls are checked again (ended children give their results) and `interrupt` returns at once; a child
  * still active then is past the deadline and gets `timed_out`. The turn waits until its earliest
  * deadline. `mayWait` is false in a turn that also asks the user (one interrupt per node run): its

@@ -5,6 +5,7 @@ import type { ToolCallResult } from '../../../tools/index.js';
 import type { NewRunEvent } from '../../events/run-event.js';
 import type { NewMessage } from '../../messages/messages.repository.js';
 import { ASK_USER_QUESTION } from '../../questions/ask-user-question.tool.js';
+import { RunsErrors } from '../../runs/runs.errors.js';
 import { SUBAGENT_AWAIT } from '../../subagents/subagent-tool-schemas.js';
 import { askTurnQuestions } from './question-interrupt.js';
 import { awaitTurnSubagents } from './subagent-await.js';
@@ -37,6 +38,9 @@ export async function runTools(
   const found = scope.init.resumed ? await scope.deps.messages.findByIds(ids) : [];
   const stored = new Map(found.map((row) => [row.id, row]));
   const execute = (call: ModelToolCall) => executeCall(scope, call);
+  // Calls past the cap are answered (every call gets its ToolMessage) but never executed.
+  const limit = scope.deps.maxToolCallsPerTurn;
+  const allowed = calls.slice(0, limit);
   const results: ToolMessage[] = [];
   const activated: string[] = [];
   let answered: Map<string, ToolCallResult> | null = null;
@@ -56,12 +60,14 @@ export async function runTools(
       continue;
     }
     let result: ToolCallResult;
-    if (call.name === ASK_USER_QUESTION) {
-      answered ??= await askTurnQuestions(calls, isStored, execute);
+    if (index >= limit) {
+      result = pastTurnCap(call, limit);
+    } else if (call.name === ASK_USER_QUESTION) {
+      answered ??= await askTurnQuestions(allowed, isStored, execute);
       result = answered.get(call.id!)!;
     } else if (call.name === SUBAGENT_AWAIT) {
-      const asks = calls.some((other) => other.name === ASK_USER_QUESTION);
-      awaited ??= await awaitTurnSubagents(calls, isStored, execute, !asks);
+      const asks = allowed.some((other) => other.name === ASK_USER_QUESTION);
+      awaited ??= await awaitTurnSubagents(allowed, isStored, execute, !asks);
       result = awaited.get(call.id!)!;
     } else {
       result = await execute(call);
@@ -100,6 +106,19 @@ export async function runTools(
   }
   scope.activate(activated);
   return { messages: results, activatedSkills: activated };
+}
+
+/** The answer to a call past `RUN_MAX_TOOL_CALLS_PER_TURN`: a tool error, the call not executed. */
+function pastTurnCap(call: ModelToolCall, limit: number): ToolCallResult {
+  const { code, message, details } = RunsErrors.tooManyToolCalls(limit);
+  return {
+    toolCallId: call.id!,
+    name: call.name,
+    content: JSON.stringify({ error: { code, message, details } }),
+    isError: true,
+    outcome: 'refused',
+    errorCode: code,
+  };
 }
 
 /** Its lines carry the run's log fields (`RunLogContext`). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Limits of the five knowledge tools (seed `000_*` "知识库工具"; protocol: keep them exact). */
+/** Limits of the five knowledge tools (models and skills are written against them: keep them exact). */
 export const KB_TOOL_LIMITS = {
   queryTopK: { default: 10, min: 1, max: 50 },
   findMaxWindows: { default: 5, min: 1, max: 20 },
