@@ -60,6 +60,11 @@ export const WorkspaceErrors = {
         details: { path: shown(path), reason },
       },
     ),
+  /** The same refusal of a path a client sent over HTTP (bad input, 400), not a tool's (403). */
+  pathNotAllowedAsInput: (refusal: DomainError) =>
+    new DomainError('invalid', WorkspaceErrorCode.PATH_NOT_ALLOWED, refusal.message, {
+      details: refusal.details,
+    }),
   notFound: (path: string) =>
     new DomainError('not_found', WorkspaceErrorCode.NOT_FOUND, `No such file or directory: ${shown(path)}`, {
       details: { path: shown(path) },

@@ -147,7 +147,7 @@ function forHttp(error: unknown): unknown {
   const reason = error.details?.reason as PathRefusal;
   if (HIDDEN_REFUSALS.has(reason)) return WorkspaceErrors.notFound(path);
   if (reason === 'read_only') return error;
-  return new DomainError('invalid', error.code, error.message, { details: error.details });
+  return WorkspaceErrors.pathNotAllowedAsInput(error);
 }
 
 /**
