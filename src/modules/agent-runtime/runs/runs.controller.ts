@@ -31,6 +31,7 @@ export class RunsController {
       RunsErrorCode.THREAD_BUSY,
       RunsErrorCode.WAITING_FOR_ANSWER,
       RunsErrorCode.CHILD_THREAD,
+      ThreadsErrorCode.AGENT_DELETED,
       CommonErrorCode.REQUEST_ID_CONFLICT,
     ],
     [429, RunsErrorCode.TOO_MANY_ACTIVE_RUNS],
