@@ -48,6 +48,8 @@ describe('a run end to end: HTTP → BullMQ → worker → graph → tools → S
     expect(types).toEqual([
       'status', // queued
       'status', // running
+      'unavailable', // web_search: the default agent selects it, no vendor key is set
+      'unavailable', // web_fetch: likewise
       'message',
       'tool_call',
       'tool_result',
@@ -57,6 +59,10 @@ describe('a run end to end: HTTP → BullMQ → worker → graph → tools → S
       'message',
       'status', // completed
       'done',
+    ]);
+    expect(stream.frames.filter((f) => f.event === 'unavailable').map((f) => f.data.payload)).toEqual([
+      expect.objectContaining({ component: 'web_search', available: false }),
+      expect.objectContaining({ component: 'web_fetch', available: false }),
     ]);
     const results = stream.frames.filter((f) => f.event === 'tool_result').map((f) => f.data.payload);
     expect(results[0]).toMatchObject({ tool_call_id: 'call_w', name: 'write_file', is_error: false });

@@ -1,7 +1,7 @@
 import picomatch from 'picomatch';
 import { WORKSPACE_LIMITS } from '../workspace-limits.js';
 import { WorkspaceErrors } from '../workspace.errors.js';
-import { runBoundedWorker } from './bounded-worker.js';
+import { runBoundedWorker } from '../../../common/workers/bounded-worker.js';
 
 /** A glob checked and compiled by picomatch; matching it is what can explode, so a worker does that. */
 export interface CompiledGlob {

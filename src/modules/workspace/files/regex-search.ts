@@ -1,5 +1,5 @@
 import { WorkspaceErrors } from '../workspace.errors.js';
-import { runBoundedWorker } from './bounded-worker.js';
+import { runBoundedWorker } from '../../../common/workers/bounded-worker.js';
 
 /** [file index, 0-based line index] of each matching line, in order. */
 export type LineHit = [number, number];

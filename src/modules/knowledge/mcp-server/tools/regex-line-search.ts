@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { runBoundedWorker } from '../../../../common/workers/bounded-worker.js';
 import { KnowledgeMcpErrors } from '../../knowledge.errors.js';
 
 /**
@@ -44,28 +44,10 @@ export function regexLineMatches(
   budgetMs: number,
 ): Promise<number[]> {
   const flags = checkPatterns(patterns, caseSensitive);
-  return new Promise<number[]>((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { sources: patterns, flags, lines },
-      resourceLimits: { maxOldGenerationSizeMb: 256 },
-    });
-    let settled = false;
-    const finish = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      void worker.terminate();
-      outcome();
-    };
-    const timer = setTimeout(
-      () => finish(() => reject(KnowledgeMcpErrors.searchTimeout(budgetMs))),
-      budgetMs,
-    );
-    worker.once('message', (hits: number[]) => finish(() => resolve(hits)));
-    worker.once('error', (error) => finish(() => reject(error)));
-    worker.once('exit', (code) =>
-      finish(() => reject(new Error(`regex search worker exited with code ${code}`))),
-    );
+  return runBoundedWorker<number[]>({
+    source: WORKER_SOURCE,
+    workerData: { sources: patterns, flags, lines },
+    budgetMs,
+    onTimeout: () => KnowledgeMcpErrors.searchTimeout(budgetMs),
   });
 }

@@ -14,7 +14,10 @@ export interface BoundedWorkerJob {
  * a worker thread with a hard time budget: a catastrophic match cannot be interrupted inside the event
  * loop, but a worker can be terminated. The worker posts one message, its answer.
  */
-export function runBoundedWorker<T>(job: BoundedWorkerJob, signal: AbortSignal): Promise<T> {
+export function runBoundedWorker<T>(
+  job: BoundedWorkerJob,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const worker = new Worker(job.source, {
       eval: true,
@@ -31,12 +34,12 @@ export function runBoundedWorker<T>(job: BoundedWorkerJob, signal: AbortSignal):
       outcome();
     };
     const onAbort = () =>
-      finish(() => reject(signal.reason instanceof Error ? signal.reason : new Error('search aborted')));
+      finish(() => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted')));
     const timer = setTimeout(() => finish(() => reject(job.onTimeout())), job.budgetMs);
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     worker.once('message', (answer: T) => finish(() => resolve(answer)));
     worker.once('error', (error) => finish(() => reject(error)));
-    worker.once('exit', (code) => finish(() => reject(new Error(`search worker exited with code ${code}`))));
+    worker.once('exit', (code) => finish(() => reject(new Error(`bounded worker exited with code ${code}`))));
   });
 }
