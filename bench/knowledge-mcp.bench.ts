@@ -12,7 +12,10 @@ import { parseConfig } from '../src/config/parse-config.js';
 import { KnowledgeDelegation, KnowledgeSearch } from '../src/modules/knowledge/index.js';
 import { ChunkWriter } from '../src/modules/knowledge/indexing/chunk-writer.js';
 import { McpRuntimeModule, McpToolLoader } from '../src/modules/mcp/index.js';
-import type { ToolExecutionContext } from '../src/modules/tools/execution/tool-execution-context.js';
+import {
+  noRuntimeCheck,
+  type ToolExecutionContext,
+} from '../src/modules/tools/execution/tool-execution-context.js';
 import { ToolExecutor } from '../src/modules/tools/execution/tool-executor.js';
 import type { BenchContext } from './support/bench-context.js';
 import { createBenchDatabase } from './support/bench-database.js';
@@ -152,6 +155,7 @@ export async function runKnowledgeMcpBench(
       visibleTools: names,
       offeredTools: new Map(loaded.tools.map((t) => [t.name, t.execution!])),
       isSubagent: false,
+      verifyAuthorization: noRuntimeCheck,
     };
     const executor = app.get(ToolExecutor);
     const viaRuntime = (i: number) =>

@@ -10,7 +10,10 @@ import type { AuthenticatedUser } from '../src/common/auth/authenticated-user.js
 import { parseConfig } from '../src/config/parse-config.js';
 import { McpRuntimeModule, McpToolLoader } from '../src/modules/mcp/index.js';
 import { McpServersService } from '../src/modules/mcp/servers/mcp-servers.service.js';
-import type { ToolExecutionContext } from '../src/modules/tools/execution/tool-execution-context.js';
+import {
+  noRuntimeCheck,
+  type ToolExecutionContext,
+} from '../src/modules/tools/execution/tool-execution-context.js';
 import { ToolExecutor } from '../src/modules/tools/execution/tool-executor.js';
 import type { BenchContext } from './support/bench-context.js';
 import { createBenchDatabase } from './support/bench-database.js';
@@ -110,6 +113,7 @@ export async function runMcpBench(context: BenchContext, calls = 2000): Promise<
       visibleTools: names,
       offeredTools: new Map([[tool.name, tool.execution!]]),
       isSubagent: false,
+      verifyAuthorization: noRuntimeCheck,
     };
     await direct.connect(new StreamableHTTPClientTransport(new URL(echo.url)));
     context.progress(`mcp: ${calls} sequential tool calls, direct SDK client and through the ToolExecutor`);

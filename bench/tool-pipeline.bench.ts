@@ -7,7 +7,10 @@ import { DataSource } from 'typeorm';
 import { z } from 'zod';
 import { createHttpApp } from '../src/bootstrap/create-http-app.js';
 import { parseConfig } from '../src/config/parse-config.js';
-import type { ToolExecutionContext } from '../src/modules/tools/execution/tool-execution-context.js';
+import {
+  noRuntimeCheck,
+  type ToolExecutionContext,
+} from '../src/modules/tools/execution/tool-execution-context.js';
 import { ToolExecutor } from '../src/modules/tools/execution/tool-executor.js';
 import { AgentTool } from '../src/modules/tools/registry/agent-tool.decorator.js';
 import { ToolRegistry } from '../src/modules/tools/registry/tool-registry.js';
@@ -87,6 +90,7 @@ export async function runToolPipelineBench(context: BenchContext, calls = 3000):
       executableTools: tools,
       visibleTools: tools,
       isSubagent: false,
+      verifyAuthorization: noRuntimeCheck,
     };
     const invocation = { context: toolContext, toolCallId: 'x', signal: new AbortController().signal };
     context.progress(`tool pipeline: ${calls} sequential calls, direct and through the ToolExecutor`);

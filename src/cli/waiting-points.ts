@@ -1,18 +1,8 @@
 import { NestFactory } from '@nestjs/core';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { runEntrypoint } from '../bootstrap/run-entrypoint.js';
-import { RunTransitions } from '../modules/agent-runtime/index.js';
+import { RunTransitions, WaitingPoints } from '../modules/agent-runtime/index.js';
 import { WaitingPointsCliModule } from './waiting-points-cli.module.js';
-
-interface OpenPoint {
-  waiting_point_id: string;
-  run_id: string;
-  thread_id: string;
-  user_id: string;
-  questions: number;
-  created_at: Date;
-}
 
 const USAGE = 'usage: npm run waiting-points -- list | cancel';
 
@@ -34,12 +24,7 @@ async function main(config: AppConfig): Promise<void> {
     { logger: ['error', 'warn'] },
   );
   try {
-    const open = await app.get(DataSource).query<OpenPoint[]>(
-      `SELECT w.id AS waiting_point_id, w.run_id, w.thread_id, r.user_id,
-              jsonb_array_length(w.questions)::int AS questions, w.created_at
-         FROM waiting_points w JOIN runs r ON r.id = w.run_id
-        WHERE w.status = 'open' ORDER BY w.created_at`,
-    );
+    const open = await app.get(WaitingPoints).listOpen();
     if (command === 'list') {
       for (const point of open) process.stdout.write(`${JSON.stringify(point)}\n`);
       process.stderr.write(`${open.length} open waiting point(s)\n`);

@@ -19,6 +19,8 @@ export { RunAuthorizationModule } from './run-authorization.module.js';
 export { RunAuthorization } from './assembly/run-authorization.js';
 export type { HeldRun } from './assembly/run-authorization.js';
 export { RunTransitions } from './runs/run-transitions.js';
+export { WaitingPoints } from './questions/waiting-points.js';
+export type { OpenWaitingPoint } from './questions/waiting-points.js';
 export { AgentCallsErrorCode } from './agent-calls/agent-calls.errors.js';
 export { ModelsErrorCode } from './model/model.errors.js';
 export { RunsErrorCode } from './runs/runs.errors.js';

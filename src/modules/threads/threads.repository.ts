@@ -46,6 +46,17 @@ export class ThreadsRepository {
     return newestFirstPage(query, 't', limit, after).getMany();
   }
 
+  /** Those of `ids` no thread has (deleted, or never one): one statement for the whole list. */
+  async missingAmong(ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.rows.query<{ id: string }[]>(
+      `SELECT c.id FROM unnest($1::text[]) AS c(id)
+        WHERE NOT EXISTS (SELECT 1 FROM threads t WHERE t.id::text = c.id)`,
+      [ids],
+    );
+    return rows.map((row) => row.id);
+  }
+
   /** The thread's row locked FOR UPDATE in the caller's transaction (null if gone): its agent as of now. */
   async lockIn(manager: EntityManager, id: string): Promise<Pick<ThreadEntity, 'agentId'> | null> {
     const [locked] = await preparedQueryIn<{ agent_id: string | null }>(

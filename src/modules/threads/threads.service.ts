@@ -141,6 +141,11 @@ export class ThreadsService {
     return (await this.threads.findById(id))?.project ?? null;
   }
 
+  /** Those of `ids` that name no thread: deleted ones, whose leftovers elsewhere may go. */
+  deletedAmong(ids: readonly string[]): Promise<string[]> {
+    return this.threads.missingAmong(ids);
+  }
+
   /**
    * Takes the thread for a new run, inside the caller's transaction: its row is locked FOR UPDATE, so
    * run creations on one thread take turns until that transaction ends. Returns the id of the thread's

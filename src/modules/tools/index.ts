@@ -25,6 +25,7 @@ export type { LargeResultStore } from './execution/large-result-offloader.js';
 export type { ToolResourceAuthorizer } from './execution/tool-resource-authorizer.js';
 export type { ToolCallResult } from './execution/tool-call-scope.js';
 export type {
+  RunToolContext,
   ToolCall,
   ToolCaller,
   ToolExecutionContext,

@@ -42,4 +42,24 @@ describe('checkpoints of deleted threads are purged', () => {
     expect((await checkpointRows(kept)).checkpoints).toBeGreaterThan(0);
     expect(await ctx.app.get(Checkpointer).purgeDeletedThreads()).toBe(0);
   });
+
+  it('looks through more checkpointed threads than one page, keeping the live ones among them', async () => {
+    const kept = await newThread(ctx, user);
+    fake.script({ text: 'hi' });
+    const { run_id: runId } = await startRun(ctx, user, kept, { input: 'hello' });
+    expect(await waitForStatus(ctx, runId, isTerminal)).toBe('completed');
+    // Checkpoints of 1,200 threads that do not exist, their ids sorted among the live ones.
+    await ctx.dataSource.query(
+      `INSERT INTO langgraph.checkpoints (thread_id, checkpoint_ns, checkpoint_id, checkpoint)
+       SELECT gen_random_uuid()::text, '', 'c-1', '{}'::jsonb FROM generate_series(1, 1200)`,
+    );
+
+    expect(await ctx.app.get(Checkpointer).purgeDeletedThreads()).toBe(1200);
+    const [left] = await ctx.dataSource.query<{ orphans: number }[]>(
+      `SELECT count(*)::int AS orphans FROM langgraph.checkpoints c
+        WHERE NOT EXISTS (SELECT 1 FROM threads t WHERE t.id::text = c.thread_id)`,
+    );
+    expect(left.orphans).toBe(0);
+    expect((await checkpointRows(kept)).checkpoints).toBeGreaterThan(0);
+  });
 });

@@ -3,7 +3,11 @@ import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolEvents, type ToolEvent } from '../../../src/modules/tools/execution/tool-event-sink';
-import type { ToolExecutionContext } from '../../../src/modules/tools/execution/tool-execution-context';
+import {
+  noRuntimeCheck,
+  type DirectToolContext,
+  type ToolExecutionContext,
+} from '../../../src/modules/tools/execution/tool-execution-context';
 import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
 import { ThreadArtifactsRepository } from '../../../src/modules/artifacts/thread-artifacts.repository';
 import { WorkspaceService } from '../../../src/modules/workspace/workspace.service';
@@ -37,7 +41,7 @@ describe('present_artifacts through the execution boundary', () => {
   });
   afterAll(() => ctx.close());
 
-  function context(threadId: string, overrides: Partial<ToolExecutionContext> = {}): ToolExecutionContext {
+  function context(threadId: string, overrides: Partial<DirectToolContext> = {}): ToolExecutionContext {
     return {
       user: { id: user.id, role: user.role, departmentId: user.departmentId },
       runId: randomUUID(),
@@ -47,6 +51,7 @@ describe('present_artifacts through the execution boundary', () => {
       executableTools: new Set(['present_artifacts']),
       visibleTools: new Set(['present_artifacts']),
       isSubagent: false,
+      verifyAuthorization: noRuntimeCheck,
       ...overrides,
     };
   }

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainError } from '../../../src/common/errors/domain-error';
 import { MarkForImprovementTool } from '../../../src/modules/improvement-marks/tool/mark-for-improvement.tool';
-import type {
-  ToolExecutionContext,
-  ToolInvocation,
+import {
+  noRuntimeCheck,
+  type DirectToolContext,
+  type ToolExecutionContext,
+  type ToolInvocation,
 } from '../../../src/modules/tools/execution/tool-execution-context';
 import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
 import { RunAuthorizationRevokedError } from '../../../src/modules/tools/tools.errors';
@@ -15,7 +17,7 @@ const TOOL = 'mark_for_improvement';
 
 /**
  * The tool's own checks, through the execution boundary without the runtime's per-call check
- * (`verifyAuthorization` absent): what the tool's transaction refuses by itself. API role only, so no
+ * (`verifyAuthorization: noRuntimeCheck`): what the tool's transaction refuses by itself. API role only, so no
  * worker touches the runs, whose lease the test sets by hand.
  */
 describe('mark_for_improvement: the write transaction (execution boundary, no runtime)', () => {
@@ -46,7 +48,7 @@ describe('mark_for_improvement: the write transaction (execution boundary, no ru
   function contextOf(
     owner: TestUser,
     run: { runId: string; threadId: string; leaseToken: string },
-    overrides: Partial<ToolExecutionContext> = {},
+    overrides: Partial<DirectToolContext> = {},
   ): ToolExecutionContext {
     return {
       user: { id: owner.id, role: owner.role, departmentId: owner.departmentId },
@@ -57,6 +59,7 @@ describe('mark_for_improvement: the write transaction (execution boundary, no ru
       executableTools: new Set([TOOL]),
       visibleTools: new Set([TOOL]),
       isSubagent: false,
+      verifyAuthorization: noRuntimeCheck,
       ...overrides,
     };
   }

@@ -10,7 +10,10 @@ import { DocumentExtraction } from '../../../src/modules/ocr/extraction/document
 import { MAX_LINE_CHARS } from '../../../src/modules/ocr/markdown-result';
 import { OcrSettings } from '../../../src/modules/ocr/ocr-settings';
 import { ConversionRunner } from '../../../src/modules/ocr/worker/conversion-runner';
-import type { ToolExecutionContext } from '../../../src/modules/tools/execution/tool-execution-context';
+import {
+  noRuntimeCheck,
+  type ToolExecutionContext,
+} from '../../../src/modules/tools/execution/tool-execution-context';
 import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
 import { ToolRegistry } from '../../../src/modules/tools/registry/tool-registry';
 import { WorkspacePathResolver } from '../../../src/modules/workspace/paths/workspace-path-resolver';
@@ -54,6 +57,7 @@ describe('ocr_parse_file through the tool executor', () => {
       executableTools: new Set([TOOL]),
       visibleTools: new Set([TOOL]),
       isSubagent: false,
+      verifyAuthorization: noRuntimeCheck,
     };
   }
 

@@ -2,7 +2,10 @@ import { strToU8, zipSync } from 'fflate';
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ToolExecutionContext } from '../../../src/modules/tools/execution/tool-execution-context';
+import {
+  noRuntimeCheck,
+  type ToolExecutionContext,
+} from '../../../src/modules/tools/execution/tool-execution-context';
 import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
 import { auth, newThread } from '../../support/runs/run-helpers';
 import { forgeTransport, startForge, transportModule } from '../../support/skill-forge';
@@ -42,6 +45,7 @@ describe('install_skill through the execution boundary', () => {
     executableTools: new Set(['install_skill']),
     visibleTools: new Set(['install_skill']),
     isSubagent,
+    verifyAuthorization: noRuntimeCheck,
   });
   const install = (c: ToolExecutionContext, args: Record<string, unknown>) =>
     ctx.app.get(ToolExecutor).execute({ id: `call-${randomUUID()}`, name: 'install_skill', args }, c);

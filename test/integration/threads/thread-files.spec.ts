@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { noRuntimeCheck } from '../../../src/modules/tools/execution/tool-execution-context';
 import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
 import { TestContext, type TestUser } from '../../support/test-app';
 
@@ -89,6 +90,7 @@ describe('thread files and artifacts over HTTP', () => {
         executableTools: new Set(['present_artifacts']),
         visibleTools: new Set(['present_artifacts']),
         isSubagent: false,
+        verifyAuthorization: noRuntimeCheck,
       },
     );
     expect(result.isError).toBe(false);

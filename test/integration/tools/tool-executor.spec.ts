@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  ToolCall,
-  ToolExecutionContext,
+import {
+  noRuntimeCheck,
+  type DirectToolContext,
+  type ToolCall,
+  type ToolExecutionContext,
 } from '../../../src/modules/tools/execution/tool-execution-context';
 import { ToolCallAuditWriter } from '../../../src/modules/tools/execution/audit/tool-call-audit-writer';
 import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
+import { ToolRegistry } from '../../../src/modules/tools/registry/tool-registry';
 import { ToolMetrics, UNKNOWN_TOOL_METRIC } from '../../../src/modules/tools/execution/tool-metrics';
 import { RunAuthorizationRevokedError } from '../../../src/modules/tools/tools.errors';
 import { TestContext, type TestUser } from '../../support/test-app';
@@ -21,6 +24,10 @@ const ALL = [
   'probe_parent_only',
 ];
 
+type ContextOverrides = Partial<Omit<DirectToolContext, 'verifyAuthorization'>> & {
+  verifyAuthorization?: () => Promise<void>;
+};
+
 describe('ToolExecutor: the execution boundary', () => {
   let ctx: TestContext;
   let executor: ToolExecutor;
@@ -35,9 +42,11 @@ describe('ToolExecutor: the execution boundary', () => {
   });
   afterAll(() => ctx.close());
 
-  function context(overrides: Partial<ToolExecutionContext> = {}): ToolExecutionContext {
-    return {
-      user: { id: user.id, role: 'user', departmentId: user.departmentId },
+  /** A direct call; given the runtime's check, the same call as a run makes it (with its offered tools). */
+  function context(overrides: ContextOverrides = {}): ToolExecutionContext {
+    const { verifyAuthorization, ...rest } = overrides;
+    const fields = {
+      user: { id: user.id, role: 'user' as const, departmentId: user.departmentId },
       runId: randomUUID(),
       threadId: randomUUID(),
       leaseToken: 'lease-1',
@@ -45,7 +54,14 @@ describe('ToolExecutor: the execution boundary', () => {
       executableTools: new Set(ALL),
       visibleTools: new Set(ALL),
       isSubagent: false,
-      ...overrides,
+      ...rest,
+    };
+    if (verifyAuthorization === undefined) return { ...fields, verifyAuthorization: noRuntimeCheck };
+    const registry = ctx.app.get(ToolRegistry);
+    return {
+      ...fields,
+      offeredTools: new Map(ALL.map((name) => [name, registry.get(name)!])),
+      verifyAuthorization,
     };
   }
 
@@ -276,7 +292,7 @@ describe('ToolExecutor: the execution boundary', () => {
   describe('audit and metrics around the whole pipeline', () => {
     const leaseLost = () => Promise.reject(new RunAuthorizationRevokedError('runs.lease_lost', 'lease lost'));
 
-    it.each<[string, Omit<ToolCall, 'id'>, Partial<ToolExecutionContext>, string, string | null]>([
+    it.each<[string, Omit<ToolCall, 'id'>, ContextOverrides, string, string | null]>([
       ['a call that succeeds', { name: 'probe_echo', args: { text: 'x' } }, {}, 'ok', null],
       [
         'a call to a tool hidden this turn',

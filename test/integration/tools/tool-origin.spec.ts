@@ -2,7 +2,11 @@ import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { ToolExecutionContext } from '../../../src/modules/tools/execution/tool-execution-context';
+import {
+  noRuntimeCheck,
+  type DirectToolContext,
+  type ToolExecutionContext,
+} from '../../../src/modules/tools/execution/tool-execution-context';
 import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
 import type { RegisteredTool } from '../../../src/modules/tools/registry/tool-registry';
 import { ToolRegistry } from '../../../src/modules/tools/registry/tool-registry';
@@ -42,7 +46,7 @@ describe('ToolExecutor: a call runs the tool the run was offered, from its origi
   });
   afterAll(() => ctx.close());
 
-  function context(overrides: Partial<ToolExecutionContext>): ToolExecutionContext {
+  function context(overrides: Partial<DirectToolContext>): ToolExecutionContext {
     return {
       user: { id: user.id, role: 'user', departmentId: user.departmentId },
       runId: randomUUID(),
@@ -52,6 +56,7 @@ describe('ToolExecutor: a call runs the tool the run was offered, from its origi
       executableTools: new Set(),
       visibleTools: new Set(),
       isSubagent: false,
+      verifyAuthorization: noRuntimeCheck,
       ...overrides,
     };
   }

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { ToolExecutionContext } from '../../../src/modules/tools/execution/tool-execution-context';
+import {
+  noRuntimeCheck,
+  type ToolExecutionContext,
+} from '../../../src/modules/tools/execution/tool-execution-context';
 import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
 import { searchQueryOf } from '../../../src/modules/web-search/tools/web-tools';
 import { WebSearchService } from '../../../src/modules/web-search/web-search.service';
@@ -66,6 +69,7 @@ describe('web_search and web_fetch against vendor-shaped servers', () => {
       executableTools: new Set(['web_search', 'web_fetch']),
       visibleTools: new Set(['web_search', 'web_fetch']),
       isSubagent: false,
+      verifyAuthorization: noRuntimeCheck,
     };
   }
 

@@ -1,4 +1,7 @@
-import type { ToolInvocation } from '../../../src/modules/tools/execution/tool-execution-context';
+import {
+  noRuntimeCheck,
+  type ToolInvocation,
+} from '../../../src/modules/tools/execution/tool-execution-context';
 import type { TestUser } from '../../support/test-app';
 
 export const WORKDIR = '/home/gem/user-data/workdir/demo/';
@@ -15,6 +18,7 @@ export function invocationFor(user: TestUser, toolCallId = 'call_1'): ToolInvoca
       executableTools: new Set(),
       visibleTools: new Set(),
       isSubagent: false,
+      verifyAuthorization: noRuntimeCheck,
     },
     toolCallId,
     signal: new AbortController().signal,

@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { createHttpApp } from '../../../src/bootstrap/create-http-app';
 import { OcrModule } from '../../../src/modules/ocr/ocr.module';
-import type { ToolExecutionContext } from '../../../src/modules/tools/execution/tool-execution-context';
+import {
+  noRuntimeCheck,
+  type ToolExecutionContext,
+} from '../../../src/modules/tools/execution/tool-execution-context';
 import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
 import { LargeToolResults } from '../../../src/modules/workspace/large-tool-results';
 import { makePdf } from '../../support/fixtures/make-pdf';
@@ -46,6 +49,7 @@ describe('WORKSPACE_QUOTA_BYTES on every write path', () => {
       executableTools: new Set(TOOLS),
       visibleTools: new Set(TOOLS),
       isSubagent: false,
+      verifyAuthorization: noRuntimeCheck,
     };
   }
 

@@ -1,11 +1,14 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import pg from 'pg';
 import { AppConfig } from '../../../config/app-config.js';
+import { ThreadsService } from '../../threads/index.js';
 import { BatchedPostgresSaver } from './batched-postgres-saver.js';
 
 const SCHEMA = 'langgraph';
 /** Serializes `setup()` across processes starting together (its migrations are not concurrency-safe). */
 const SETUP_LOCK_KEY = 7_310_042;
+/** Checkpointed threads looked up per page when purging those of deleted threads. */
+const PURGE_PAGE = 1_000;
 
 /**
  * LangGraph's PostgreSQL checkpointer, on its own pool (sized for the worker's concurrency) and in its
@@ -18,7 +21,10 @@ export class Checkpointer implements OnModuleInit, OnApplicationShutdown {
   private setup: Promise<void> | null = null;
   private readonly logger = new Logger(Checkpointer.name);
 
-  constructor(config: AppConfig) {
+  constructor(
+    config: AppConfig,
+    private readonly threads: ThreadsService,
+  ) {
     this.pool = new pg.Pool({
       connectionString: config.database.url.reveal(),
       max: config.runtime.workerConcurrency + 2,
@@ -57,14 +63,23 @@ export class Checkpointer implements OnModuleInit, OnApplicationShutdown {
   /**
    * Deletes the checkpoints of threads that no longer exist (a deleted thread cascades to its runs,
    * events and messages, but checkpoints live in LangGraph's own tables). Returns the threads purged.
+   * Off any run's path (the reconciler, every few minutes): a page of checkpointed threads read here,
+   * then which of them are gone asked of the threads module, two statements per page.
    */
   async purgeDeletedThreads(): Promise<number> {
     await this.ready();
-    const orphans = `SELECT DISTINCT c.thread_id FROM ${SCHEMA}.checkpoints c
-       WHERE NOT EXISTS (SELECT 1 FROM public.threads t WHERE t.id::text = c.thread_id)`;
-    const { rows } = await this.pool.query<{ thread_id: string }>(orphans);
-    for (const { thread_id: threadId } of rows) await this.saver.deleteThread(threadId);
-    return rows.length;
+    let purged = 0;
+    for (let after = ''; ;) {
+      const { rows } = await this.pool.query<{ thread_id: string }>(
+        `SELECT DISTINCT thread_id FROM ${SCHEMA}.checkpoints WHERE thread_id > $1 ORDER BY thread_id LIMIT $2`,
+        [after, PURGE_PAGE],
+      );
+      const deleted = await this.threads.deletedAmong(rows.map((row) => row.thread_id));
+      for (const threadId of deleted) await this.saver.deleteThread(threadId);
+      purged += deleted.length;
+      if (rows.length < PURGE_PAGE) return purged;
+      after = rows[rows.length - 1].thread_id;
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {

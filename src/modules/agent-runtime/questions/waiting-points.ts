@@ -15,6 +15,16 @@ import { WAITING_POINT_KIND, WaitingPointEntity, type Answers } from './waiting-
 
 export type { ParkResult };
 
+/** An open waiting point as the upgrade command lists it (`npm run waiting-points -- list`). */
+export interface OpenWaitingPoint {
+  waiting_point_id: string;
+  run_id: string;
+  thread_id: string;
+  user_id: string;
+  questions: number;
+  created_at: Date;
+}
+
 /**
  * Waiting points: written when a run's graph stopped at `ask_user_question` (after the interrupt, in
  * the lease holder's transaction), answered once by the owner (which queues the same run again).
@@ -70,6 +80,16 @@ export class WaitingPoints {
   /** The open waiting point of a run (what a thread's state shows). */
   open(runId: string): Promise<WaitingPointEntity | null> {
     return this.dataSource.getRepository(WaitingPointEntity).findOneBy({ runId, status: 'open' });
+  }
+
+  /** Every open waiting point, oldest first, with its run's user. */
+  listOpen(): Promise<OpenWaitingPoint[]> {
+    return this.dataSource.query<OpenWaitingPoint[]>(
+      `SELECT w.id AS waiting_point_id, w.run_id, w.thread_id, r.user_id,
+              jsonb_array_length(w.questions)::int AS questions, w.created_at
+         FROM waiting_points w JOIN runs r ON r.id = w.run_id
+        WHERE w.status = 'open' ORDER BY w.created_at`,
+    );
   }
 
   /** The answers a resumed run continues with (the interrupted call's waiting point). */

@@ -8,8 +8,8 @@ export interface ToolCaller {
   departmentId: string;
 }
 
-/** Everything the execution boundary knows about one call's surroundings. */
-export interface ToolExecutionContext {
+/** What the execution boundary knows about one call's surroundings, with or without a runtime around it. */
+interface ToolCallSurroundings {
   user: ToolCaller;
   runId: string;
   threadId: string;
@@ -19,24 +19,41 @@ export interface ToolExecutionContext {
   workdir: string;
   /** Tools bound for this run. */
   executableTools: ReadonlySet<string>;
-  /**
-   * Every tool offered to this run, by name, as the source that offered it executes it (a builtin from
-   * the registry, an MCP tool through its server). A run's calls resolve here only: a name is executed
-   * from its origin, never from whatever the registry holds under it. Absent only where a caller runs
-   * registry tools directly (tool tests, benches); the registry then resolves the name.
-   */
-  offeredTools?: ReadonlyMap<string, RegisteredTool>;
   /** Tools the model was shown in this turn (skill gating); a hidden tool called by name is refused. */
   visibleTools: ReadonlySet<string>;
   isSubagent: boolean;
   /** Aborted when the run is cancelled. */
   signal?: AbortSignal;
+}
+
+/** A call made by a run the runtime executes: the only context the runtime can build. */
+export interface RunToolContext extends ToolCallSurroundings {
+  /**
+   * Every tool offered to this run, by name, as the source that offered it executes it (a builtin from
+   * the registry, an MCP tool through its server). A run's calls resolve here only: a name is executed
+   * from its origin, never from whatever the registry holds under it.
+   */
+  offeredTools: ReadonlyMap<string, RegisteredTool>;
   /**
    * Re-checks, before each call, that the run may still act (account active, agent still usable,
-   * lease still held); throws `RunAuthorizationRevokedError` otherwise. Supplied by the runtime.
+   * lease still held); throws `RunAuthorizationRevokedError` otherwise.
    */
-  verifyAuthorization?: () => Promise<void>;
+  verifyAuthorization: () => Promise<void>;
 }
+
+/**
+ * Stands where a run's authorization check would be, in a context no runtime is around (tool tests,
+ * benches). Not exported by the module's front door: no other module can build such a context.
+ */
+export const noRuntimeCheck: unique symbol = Symbol('noRuntimeCheck');
+
+/** A call made directly, with no runtime around it: nothing re-checks a run; the registry resolves names. */
+export interface DirectToolContext extends ToolCallSurroundings {
+  offeredTools?: ReadonlyMap<string, RegisteredTool>;
+  verifyAuthorization: typeof noRuntimeCheck;
+}
+
+export type ToolExecutionContext = RunToolContext | DirectToolContext;
 
 export interface ToolCall {
   /** The model's tool_call_id: the result is bound to it. */

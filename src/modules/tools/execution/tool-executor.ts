@@ -21,7 +21,7 @@ import {
   type ToolCallResult,
   type ToolInterceptor,
 } from './tool-call-scope.js';
-import type { ToolCall, ToolExecutionContext } from './tool-execution-context.js';
+import { noRuntimeCheck, type ToolCall, type ToolExecutionContext } from './tool-execution-context.js';
 import { ToolMetrics } from './tool-metrics.js';
 import { ToolResourceAuthorizers } from './tool-resource-authorizers.js';
 import { outputToContent } from './tool-result-content.js';
@@ -66,11 +66,12 @@ export class ToolExecutor {
     ];
   }
 
-  execute(call: ToolCall, context: ToolExecutionContext): Promise<ToolCallResult> {
+  async execute(call: ToolCall, context: ToolExecutionContext): Promise<ToolCallResult> {
+    assertRunContextComplete(context);
     const tool =
       context.offeredTools === undefined ? this.registry.get(call.name) : context.offeredTools.get(call.name);
     // Each call gets its own context object: what the stages keep per call may be keyed by it.
-    return this.step(new ToolCallScope(call, { ...context }, tool), 0);
+    return await this.step(new ToolCallScope(call, { ...context }, tool), 0);
   }
 
   private step(scope: ToolCallScope, index: number): Promise<ToolCallResult> {
@@ -97,4 +98,19 @@ export class ToolExecutor {
       errorCode: null,
     };
   }
+}
+
+/**
+ * The type already requires both on a run's context; this refuses, loudly and before any stage, a
+ * context that reached here around the type (a cast, plain JavaScript): no call of a run goes unchecked
+ * or resolves its name from the registry. A programming error, not a tool result: the run fails.
+ */
+function assertRunContextComplete(context: ToolExecutionContext): void {
+  if (context.verifyAuthorization === noRuntimeCheck) return;
+  const missing = [
+    typeof context.verifyAuthorization === 'function' ? null : 'verifyAuthorization',
+    context.offeredTools ? null : 'offeredTools',
+  ].filter((name) => name !== null);
+  if (missing.length > 0)
+    throw new Error(`tool call of run ${context.runId} refused: its context lacks ${missing.join(' and ')}`);
 }

@@ -1,5 +1,5 @@
 import type { AIMessage } from '@langchain/core/messages';
-import type { ToolExecutionContext, ToolExecutor } from '../../../tools/index.js';
+import type { RunToolContext, ToolExecutor } from '../../../tools/index.js';
 import type { OfferedTool } from '../../assembly/run-tool-sources.js';
 import type { ToolVisibility, VisibilityContext } from '../../assembly/tool-visibility.js';
 import type { RunConfigSnapshot } from '../../assembly/run-config-snapshot.js';
@@ -39,7 +39,7 @@ export interface RunSessionInit {
   snapshot: RunConfigSnapshot;
   executable: OfferedTool[];
   model: RetryingChatOpenAI;
-  toolContext: Omit<ToolExecutionContext, 'visibleTools'>;
+  toolContext: Omit<RunToolContext, 'visibleTools'>;
   signal: AbortSignal;
   /**
    * Whether an earlier claim of this run executed it (a worker lost, a question answered, subagents

@@ -1,4 +1,5 @@
 import type { ToolCallScope, ToolGuard } from '../tool-call-scope.js';
+import { noRuntimeCheck } from '../tool-execution-context.js';
 
 /**
  * First guard: the run's own authorization (account active, agent usable, lease held), re-checked by
@@ -6,6 +7,6 @@ import type { ToolCallScope, ToolGuard } from '../tool-call-scope.js';
  */
 export class RunAuthorizationGuard implements ToolGuard {
   async canActivate({ context }: ToolCallScope): Promise<void> {
-    await context.verifyAuthorization?.();
+    if (context.verifyAuthorization !== noRuntimeCheck) await context.verifyAuthorization();
   }
 }
