@@ -211,6 +211,8 @@ describe('MCP tool arguments: checked against the server schema before the call'
   });
 
   it("compiles a server's schemas once per tool list, not per run or per call", async () => {
+    fake.script({ text: 'warm' });
+    expect((await run('list the tools once')).status).toBe('completed');
     const compile = jest.spyOn(ToolSchemaCompiler.prototype, 'compile');
     try {
       fake.script({ toolCalls: [{ id: 'call_1', name: 'lookup', args: { term: 'a' } }] }, { text: 'one' });
