@@ -57,6 +57,20 @@ describe('ToolSchemaCompiler', () => {
     expect(strict.args.check('text')).toEqual([{ path: '(root)', message: 'must be object' }]);
   });
 
+  it('reads a draft-04 schema as draft-07 and offers it as given', () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-04/schema#',
+      type: 'object',
+      properties: { q: { type: 'string' } },
+      required: ['q'],
+    };
+    const draft04 = compile(schema);
+    if (!draft04.ok) throw new Error(draft04.reason);
+    expect(draft04.args.check({ q: 'x' })).toEqual([]);
+    expect(draft04.args.check({}).map((issue) => issue.path)).toEqual(['q']);
+    expect(draft04.args.jsonSchema).toEqual(schema);
+  });
+
   it('never changes the schema it was given nor the arguments it checks', () => {
     const schema = { type: 'object', properties: { n: { type: 'integer', default: 3 } } };
     const copy = structuredClone(schema);

@@ -13,6 +13,8 @@ const MAX_REASON_CHARS = 300;
 
 const DRAFT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+/** Older dialects still common in generated schemas; read as draft-07 where they mean the same. */
+const DRAFT_04_06 = /^https?:\/\/json-schema\.org\/draft-0[46]\/schema#?$/;
 
 export type CompiledToolSchema = { ok: true; args: JsonSchemaArgs } | { ok: false; reason: string };
 
@@ -40,8 +42,8 @@ const OPTIONS: Options = {
 /**
  * Compiles the input schemas of one server's tool list into validators. Each list gets validators of
  * its own, so no schema of one server can name, replace or collide with another server's. A schema
- * names its dialect in `$schema` (2020-12 or draft-07); one without is read as 2020-12, the MCP
- * default, and as draft-07 when it is not valid 2020-12. What is offered to the model stays the
+ * names its dialect in `$schema` (2020-12 or draft-07; draft-04 and -06 are read as draft-07); one
+ * without is read as 2020-12, the MCP default, and as draft-07 when it is not valid 2020-12. What is offered to the model stays the
  * schema as given: the validator is compiled from a copy.
  */
 export class ToolSchemaCompiler {
@@ -63,10 +65,19 @@ export class ToolSchemaCompiler {
     const declared = typeof dialect === 'string' ? dialect : JSON.stringify(dialect);
     if (DRAFT_2020.test(declared)) return this.tryCompile(this.ajv2020(), schema);
     if (DRAFT_07.test(declared)) return this.tryCompile(this.ajv07(), schema);
+    if (DRAFT_04_06.test(declared)) {
+      const { $schema: _older, ...asDraft07 } = schema;
+      return this.tryCompile(this.ajv07(), asDraft07, schema);
+    }
     return refused(`its input schema declares a dialect this service does not read (${clip(declared, 80)})`);
   }
 
-  private tryCompile(ajv: Ajv | Ajv2020, schema: Record<string, unknown>): CompiledToolSchema {
+  /** Compiles `schema` (a copy); `offered` is what the model is shown, the server's schema as given. */
+  private tryCompile(
+    ajv: Ajv | Ajv2020,
+    schema: Record<string, unknown>,
+    offered: Record<string, unknown> = schema,
+  ): CompiledToolSchema {
     let validate: ValidateFunction;
     try {
       validate = ajv.compile(structuredClone(schema));
@@ -77,7 +88,7 @@ export class ToolSchemaCompiler {
     }
     const check = (args: unknown): ArgumentIssue[] =>
       validate(args) ? [] : (validate.errors ?? []).slice(0, MAX_ISSUES).map(issueOf);
-    return { ok: true, args: new JsonSchemaArgs(schema, check) };
+    return { ok: true, args: new JsonSchemaArgs(offered, check) };
   }
 
   private ajv2020(): Ajv2020 {
