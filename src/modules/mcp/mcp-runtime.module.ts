@@ -4,6 +4,7 @@ import { ToolsModule } from '../tools/index.js';
 import { WorkspaceModule } from '../workspace/index.js';
 import { McpCoreModule } from './mcp-core.module.js';
 import { McpToolLoader } from './runtime/mcp-tool-loader.js';
+import { McpToolSchemas } from './runtime/mcp-tool-schemas.js';
 import { McpSkillDependencySource } from './runtime/mcp-skill-dependency.source.js';
 import { McpToolSource } from './runtime/mcp-tool-source.js';
 
@@ -13,7 +14,7 @@ import { McpToolSource } from './runtime/mcp-tool-source.js';
  */
 @Module({
   imports: [McpCoreModule, RunAssemblyPortsModule, WorkspaceModule, ToolsModule],
-  providers: [McpToolLoader, McpToolSource, McpSkillDependencySource],
+  providers: [McpToolLoader, McpToolSchemas, McpToolSource, McpSkillDependencySource],
   exports: [McpToolLoader],
 })
 export class McpRuntimeModule {}

@@ -19,6 +19,8 @@ export const McpErrorCode = {
   HEADER_UNREADABLE: 'mcp.header_unreadable',
   /** An `unavailable` code: a server's tool named like a tool of this service, left out of the run. */
   TOOL_NAME_RESERVED: 'mcp.tool_name_reserved',
+  /** An `unavailable` code: a server's tool whose input schema cannot be checked, left out of the run. */
+  TOOL_SCHEMA_INVALID: 'mcp.tool_schema_invalid',
   RESPONSE_TOO_LARGE: 'mcp.response_too_large',
   TOOL_LIST_TOO_LONG: 'mcp.tool_list_too_long',
 } as const;

@@ -11,6 +11,8 @@ export { ToolRegistry } from './registry/tool-registry.js';
 export type { RegisteredTool, ToolHandler } from './registry/tool-registry.js';
 export type { ToolAvailability, ToolMetadata, ToolResourceKind } from './registry/tool-metadata.js';
 export { argsJsonSchema } from './registry/args-json-schema.js';
+export { JsonSchemaArgs } from './registry/json-schema-args.js';
+export type { ArgumentIssue } from './registry/json-schema-args.js';
 export {
   BASE_TOOL_NAMES,
   SUBAGENT_FORBIDDEN_TOOL_NAMES,

@@ -1,9 +1,14 @@
-import { Injectable } from '@nestjs/common';
-import type { z } from 'zod';
+import { Injectable, Logger } from '@nestjs/common';
 import type { OfferedTool, ToolSourceContext, UnavailableComponent } from '../../agent-runtime/index.js';
 import type { DelegationGrant } from '../../knowledge/index.js';
 import { LargeToolResults } from '../../workspace/index.js';
-import { ToolRegistry, ToolsErrors, type RegisteredTool, type ToolInvocation } from '../../tools/index.js';
+import {
+  ToolRegistry,
+  ToolsErrors,
+  type JsonSchemaArgs,
+  type RegisteredTool,
+  type ToolInvocation,
+} from '../../tools/index.js';
 import { McpConnections } from '../client/mcp-connections.js';
 import { KNOWLEDGE_MCP_SLUG } from '../builtin/builtin-mcp-servers.js';
 import { McpDiscovery } from '../client/mcp-discovery.js';
@@ -16,6 +21,7 @@ import type { McpServerEntity } from '../servers/mcp-server.entity.js';
 import { McpServersRepository } from '../servers/mcp-servers.repository.js';
 import { McpToolSwitches } from '../servers/mcp-tool-switches.js';
 import { resultText } from './mcp-result-content.js';
+import { McpToolSchemas } from './mcp-tool-schemas.js';
 import { userFacingCallError, userFacingReason } from './user-facing-failure.js';
 
 /** The SDK's own request timeout sits just past ours, so the executor's timeout (and its cancel) fires first. */
@@ -42,7 +48,11 @@ export interface LoadedServerTools {
  * the run nothing else. Disabled tools are left out (so they are neither offered nor executable), and so
  * is a tool named like a tool of the registry (`write_file`, `install_skill`, …): it is reported
  * unavailable with `mcp.tool_name_reserved`, the run goes on, and a call of that name can only reach
- * the registry's tool when the run offered it as such. The switches are checked again before every
+ * the registry's tool when the run offered it as such. A tool's input schema is offered as the server
+ * gave it and compiled into the validator that checks each call's arguments before the server is
+ * asked (`McpToolSchemas`); a tool whose schema cannot be compiled (not JSON Schema, an unresolvable
+ * `$ref`, too large or deep, a pattern that could backtrack without end) is reported unavailable with
+ * `mcp.tool_schema_invalid` and left out. The switches are checked again before every
  * call (`McpToolSwitches`), so switching a tool or server off stops runs under way. The builtin
  * `knowledge` server is discovered and
  * called as the run's user: every request carries a fresh delegation token for this run, its thread and
@@ -50,6 +60,8 @@ export interface LoadedServerTools {
  */
 @Injectable()
 export class McpToolLoader {
+  private readonly logger = new Logger(McpToolLoader.name);
+
   constructor(
     private readonly repository: McpServersRepository,
     private readonly discovery: McpDiscovery,
@@ -58,6 +70,7 @@ export class McpToolLoader {
     private readonly knowledge: KnowledgeMcpEndpoint,
     private readonly registry: ToolRegistry,
     private readonly switches: McpToolSwitches,
+    private readonly schemas: McpToolSchemas,
   ) {}
 
   async load(slugs: readonly string[], run: RunScope): Promise<LoadedServerTools> {
@@ -107,6 +120,7 @@ export class McpToolLoader {
       };
     }
     const disabled = new Set(row.disabledTools);
+    const compiled = await this.schemas.compiled(row.slug, result.tools);
     const tools: OfferedTool[] = [];
     const unavailable: UnavailableComponent[] = [];
     for (const tool of result.tools) {
@@ -121,7 +135,20 @@ export class McpToolLoader {
         });
         continue;
       }
-      tools.push(this.offered(row.slug, config, tool, wrap));
+      const schema = compiled.get(tool.name);
+      if (schema === undefined || !schema.ok) {
+        const reason = schema?.reason ?? 'its input schema was not compiled';
+        this.logger.warn(`MCP server "${row.slug}": tool "${tool.name}" left out: ${reason}`);
+        unavailable.push({
+          component: 'mcp',
+          server: row.slug,
+          reason: `The tool "${tool.name}" has an input schema this service cannot check and is left out.`,
+          code: McpErrorCode.TOOL_SCHEMA_INVALID,
+          available: false,
+        });
+        continue;
+      }
+      tools.push(this.offered(row.slug, config, tool, schema.args, wrap));
     }
     return { tools, unavailable };
   }
@@ -130,6 +157,7 @@ export class McpToolLoader {
     slug: string,
     config: McpConnectionConfig,
     info: McpToolInfo,
+    schema: JsonSchemaArgs,
     wrap: CallWrapper,
   ): OfferedTool {
     const execution: RegisteredTool = {
@@ -139,8 +167,7 @@ export class McpToolLoader {
         tags: [slug],
         displayName: info.name,
         description: info.description,
-        // JSON Schema, not zod: the arguments guard passes them through and the server validates them.
-        schema: info.inputSchema as unknown as z.ZodType,
+        schema,
         resources: [],
         forbiddenForSubagents: false,
         base: false,

@@ -26,6 +26,7 @@ const REASONS: Record<McpErrorCode, string> = {
   [McpErrorCode.TOOL_DISABLED]: 'The tool is disabled.',
   [McpErrorCode.HEADER_UNREADABLE]: "The server's stored credentials cannot be read.",
   [McpErrorCode.TOOL_NAME_RESERVED]: 'The tool has the name of a tool of this service.',
+  [McpErrorCode.TOOL_SCHEMA_INVALID]: 'The tool has an input schema this service cannot check.',
 };
 
 /** The reason shown in an `unavailable` event (the event names the server beside it). */

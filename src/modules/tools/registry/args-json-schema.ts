@@ -1,23 +1,18 @@
 import { z } from 'zod';
+import { JsonSchemaArgs } from './json-schema-args.js';
+import type { ToolMetadata } from './tool-metadata.js';
 
 const cache = new WeakMap<object, Record<string, unknown>>();
 
-export function isZodSchema(schema: unknown): schema is z.ZodType {
-  return typeof schema === 'object' && schema !== null && '_zod' in schema;
-}
-
 /**
- * The JSON Schema of a tool's arguments (what models and clients see). Computed once per schema
- * object; a schema that already is JSON Schema (tools from MCP servers) is passed through.
- * Callers get a deep copy.
+ * The JSON Schema of a tool's arguments (what models and clients see). Computed once per zod schema;
+ * a JSON Schema (tools from MCP servers) is given as its author wrote it. Callers get a deep copy.
  */
-export function argsJsonSchema(schema: unknown): Record<string, unknown> {
-  if (typeof schema !== 'object' || schema === null) return { type: 'object', properties: {} };
+export function argsJsonSchema(schema: ToolMetadata['schema']): Record<string, unknown> {
+  if (schema instanceof JsonSchemaArgs) return structuredClone(schema.jsonSchema);
   let json = cache.get(schema);
   if (json === undefined) {
-    json = isZodSchema(schema)
-      ? z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' })
-      : (schema as Record<string, unknown>);
+    json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
     cache.set(schema, json);
   }
   return structuredClone(json);

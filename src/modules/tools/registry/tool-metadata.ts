@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { JsonSchemaArgs } from './json-schema-args.js';
 
 export const TOOL_CATEGORIES = ['builtin', 'knowledge', 'mcp', 'debug'] as const;
 export type ToolCategory = (typeof TOOL_CATEGORIES)[number];
@@ -43,7 +44,9 @@ export interface AgentToolOptions<S extends z.ZodType = z.ZodType> {
 }
 
 /** What the registry keeps about a tool; handed out as copies. */
-export interface ToolMetadata extends Omit<AgentToolOptions, 'tags' | 'resources'> {
+export interface ToolMetadata extends Omit<AgentToolOptions, 'tags' | 'resources' | 'schema'> {
+  /** zod for the tools of this service; JSON Schema behind its validator for the tools of MCP servers. */
+  schema: z.ZodType | JsonSchemaArgs;
   tags: readonly string[];
   resources: readonly ToolResourceSpec[];
   forbiddenForSubagents: boolean;
