@@ -33,7 +33,16 @@ describe('a run on a deployment without a configured model', () => {
     for (const variable of ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'DEFAULT_MODEL'])
       expect(got.body.error.message).toContain(variable);
     const events = await storedEvents(ctx, run.run_id);
-    expect(events.map((e) => e.type)).toEqual(['status', 'status', 'error', 'status', 'done']);
+    // The default agent's web tools are reported left out (no vendor key) before the model is needed.
+    expect(events.map((e) => e.type)).toEqual([
+      'status',
+      'status',
+      'unavailable',
+      'unavailable',
+      'error',
+      'status',
+      'done',
+    ]);
     expect(events.find((e) => e.type === 'error')?.payload).toMatchObject({ code: 'models.not_configured' });
     expect(outbound.filter((url) => url.includes('api.openai.com'))).toEqual([]);
   });
