@@ -1,5 +1,6 @@
 import type { ShareConfigInput } from '../../src/common/sharing/resolve-share-config';
-import { buildSkillPackage, SkillsStore } from '../../src/modules/skills/index';
+import { buildSkillPackage } from '../../src/modules/skills/package/skill-package';
+import { SkillsStore } from '../../src/modules/skills/storage/skills.store';
 import type { TestContext, TestUser } from './test-app';
 
 /** A SKILL.md with the given frontmatter lines after `name` and `description`. */

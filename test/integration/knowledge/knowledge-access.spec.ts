@@ -1,4 +1,5 @@
-import { KnowledgeAccess, KnowledgeSettings } from '../../../src/modules/knowledge/index';
+import { KnowledgeAccess } from '../../../src/modules/knowledge/access/knowledge-access';
+import { KnowledgeSettings } from '../../../src/modules/knowledge/settings/knowledge-settings';
 import { newKb, uploadKbFile } from '../../support/knowledge';
 import { auth } from '../../support/runs/run-helpers';
 import { TestContext, type TestUser } from '../../support/test-app';

@@ -1,5 +1,5 @@
 import { DomainError } from '../../../src/common/errors/domain-error';
-import { SkillsSettings } from '../../../src/modules/skills/index';
+import { SkillsSettings } from '../../../src/modules/skills/settings/skills-settings';
 import { SkillsSettingsEntity } from '../../../src/modules/skills/settings/skills-settings.entity';
 import { WorkspacePathResolver } from '../../../src/modules/workspace/index';
 import { auth } from '../../support/runs/run-helpers';
