@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiOperation } from './openapi-routes';
 import { auth, newThread, startRun } from './runs/run-helpers';
-import { newSharedSkill, skillMd } from './skills';
+import { skillMd } from './skills';
 import type { TestContext, TestUser } from './test-app';
 
 /**
@@ -31,7 +31,7 @@ export class RouteFixtures {
       throw new Error(`fixtures not created: ${agent.status} ${apiKey.status}`);
     }
     const agentSlug = (agent.body as { slug: string }).slug;
-    const skillSlug = await newSharedSkill(ctx, superadmin, {
+    const skillSlug = await ctx.newSharedSkill(superadmin, {
       'SKILL.md': skillMd('route-fixture'),
       'notes.md': 'fixture notes\n',
     });
