@@ -66,20 +66,12 @@ describe('knowledge tools in runs, through the real /mcp/knowledge endpoint', ()
   afterAll(() => close());
 
   async function agent(name: string, config: Json): Promise<string> {
-    const res = await ctx.http
-      .post('/api/agents')
-      .set(auth(owner))
-      .send({
-        name,
-        config,
-        share_config: {
-          version: 2,
-          read_scope: { level: 'users', user_ids: [runner.id] },
-          manage_scope: null,
-        },
-      });
-    if (res.status !== 201) throw new Error(`agent not created: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.slug as string;
+    const shareConfig = {
+      version: 2,
+      read_scope: { level: 'users', user_ids: [runner.id] },
+      manage_scope: null,
+    };
+    return (await ctx.newAgent(owner, { name, config, share_config: shareConfig })).slug;
   }
 
   async function run(agentSlug: string, input = 'look it up') {

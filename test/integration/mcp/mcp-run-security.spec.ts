@@ -51,12 +51,7 @@ describe('MCP servers in runs: names, failures and switches seen from the run', 
   }
 
   async function agentWith(mcps: string[], tools: string[] = []): Promise<string> {
-    const res = await ctx.http
-      .post('/api/agents')
-      .set(auth(user))
-      .send({ name: `agent ${mcps.join(' ')}`, config: { mcps, tools } });
-    if (res.status !== 201) throw new Error(`agent not created: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.slug as string;
+    return (await ctx.newAgent(user, { name: `agent ${mcps.join(' ')}`, config: { mcps, tools } })).slug;
   }
 
   async function run(agentSlug: string, input: string) {
