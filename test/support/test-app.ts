@@ -166,6 +166,18 @@ export class TestContext {
     return (res.body as { kb_id: string }).kb_id;
   }
 
+  /** An MCP server record made by `admin` (streamable HTTP, named after its slug unless given). */
+  async newMcpServer(
+    admin: TestUser,
+    body: { slug: string; url: string; [field: string]: unknown },
+  ): Promise<void> {
+    const res = await this.http
+      .post('/api/system/mcp-servers')
+      .set(auth(admin))
+      .send({ name: body.slug, transport: 'streamable_http', ...body });
+    if (res.status !== 201) throw new Error(`server not created: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+
   /** A shared skill installed through the store the install flows use; returns its slug. */
   newSharedSkill(owner: TestUser, files: SkillFiles, shareConfig?: ShareConfigInput): Promise<string> {
     return this.app.get(SkillsStore).installShared(owner, skillPackageOf(files), shareConfig);

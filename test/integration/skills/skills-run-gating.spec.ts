@@ -23,11 +23,7 @@ describe('skills: tool gating, progressive activation, preload', () => {
       transport: 'streamable_http',
       tools: [{ name: 'gate_lookup', description: 'Looks up a term.', input: { term: z.string() } }],
     });
-    const res = await ctx.http
-      .post('/api/system/mcp-servers')
-      .set(auth(admin))
-      .send({ slug: 'gate-server', name: 'gate', transport: 'streamable_http', url: mcp.url });
-    if (res.status !== 201) throw new Error(`server not created: ${res.status}`);
+    await ctx.newMcpServer(admin, { slug: 'gate-server', name: 'gate', url: mcp.url });
   });
   afterAll(async () => {
     await close();
