@@ -9,9 +9,11 @@ import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
 import { createHttpApp } from '../src/bootstrap/create-http-app.js';
 import { parseConfig } from '../src/config/parse-config.js';
-import { KnowledgeDelegation, KnowledgeSearch } from '../src/modules/knowledge/index.js';
+import { KnowledgeDelegation } from '../src/modules/knowledge/index.js';
+import { KnowledgeSearch } from '../src/modules/knowledge/search/knowledge-search.js';
 import { ChunkWriter } from '../src/modules/knowledge/indexing/chunk-writer.js';
-import { McpRuntimeModule, McpToolLoader } from '../src/modules/mcp/index.js';
+import { McpRuntimeModule } from '../src/modules/mcp/index.js';
+import { McpToolLoader } from '../src/modules/mcp/runtime/mcp-tool-loader.js';
 import {
   noRuntimeCheck,
   type ToolExecutionContext,

@@ -8,7 +8,8 @@ import { DataSource } from 'typeorm';
 import { createHttpApp } from '../src/bootstrap/create-http-app.js';
 import type { AuthenticatedUser } from '../src/common/auth/authenticated-user.js';
 import { parseConfig } from '../src/config/parse-config.js';
-import { McpRuntimeModule, McpToolLoader } from '../src/modules/mcp/index.js';
+import { McpRuntimeModule } from '../src/modules/mcp/index.js';
+import { McpToolLoader } from '../src/modules/mcp/runtime/mcp-tool-loader.js';
 import { McpServersService } from '../src/modules/mcp/servers/mcp-servers.service.js';
 import {
   noRuntimeCheck,

@@ -1,8 +1,9 @@
+import { PgErrorCode, pgErrorCode } from './pg-error-codes.js';
+
 /** PostgreSQL aborted the transaction to break a deadlock (40P01) or a serialization conflict (40001). */
 export function isTransientConflict(error: unknown): boolean {
-  const driverError = (error as { driverError?: { code?: string } } | null)?.driverError;
-  const code = (driverError ?? (error as { code?: string } | null))?.code;
-  return code === '40P01' || code === '40001';
+  const code = pgErrorCode(error);
+  return code === PgErrorCode.DEADLOCK_DETECTED || code === PgErrorCode.SERIALIZATION_FAILURE;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { FakeOpenAiServer } from '../support/fake-openai/fake-openai-server';
-import { insertFile, insertKb, knowledgeMcpEnvironment, listen } from '../support/knowledge/knowledge-mcp';
+import { insertFile, knowledgeMcpEnvironment, listen } from '../support/knowledge/knowledge-mcp';
 import { toolAnswer } from '../support/runs/model-requests';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../support/runs/run-helpers';
 import { freePort, ServiceProcess } from '../support/service-process';
@@ -50,7 +50,11 @@ describe('knowledge tools from a worker process that reaches the API at KNOWLEDG
   });
 
   it('runs query_kb through the endpoint as the running user', async () => {
-    const kb = await insertKb(ctx, { name: 'Ops', readScope: { level: 'users', user_ids: [user.id] } });
+    const admin = await ctx.newUser({ role: 'admin' });
+    const kb = await ctx.newKb(admin, {
+      name: 'Ops',
+      share_config: { version: 2, read_scope: { level: 'users', user_ids: [user.id] } },
+    });
     const file = await insertFile(ctx, kb, {
       filename: 'runbook.md',
       markdown: 'Restart the ingest service with systemctl restart ingest.\n\nLunch is at noon.',

@@ -13,20 +13,6 @@ export interface KbFile {
   chunk_count: number | null;
 }
 
-/** A knowledge base created over HTTP by `admin` (default share config unless given). */
-export async function newKb(
-  ctx: TestContext,
-  admin: TestUser,
-  body: Record<string, unknown> = {},
-): Promise<string> {
-  const res = await ctx.http
-    .post('/api/knowledge-bases')
-    .set(auth(admin))
-    .send({ name: 'Handbook', ...body });
-  if (res.status !== 201) throw new Error(`kb not created: ${res.status} ${JSON.stringify(res.body)}`);
-  return (res.body as { kb_id: string }).kb_id;
-}
-
 export async function uploadKbFile(
   ctx: TestContext,
   user: TestUser,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiOperation } from './openapi-routes';
 import { auth, newThread, startRun } from './runs/run-helpers';
-import { newSharedSkill, skillMd } from './skills';
+import { skillMd } from './skills';
 import type { TestContext, TestUser } from './test-app';
 
 /**
@@ -25,13 +25,10 @@ export class RouteFixtures {
     const victim = await ctx.newUser();
     const threadId = await newThread(ctx, superadmin);
     const runId = (await startRun(ctx, superadmin, threadId, { input: 'fixture run' })).run_id;
-    const agent = await ctx.http.post('/api/agents').set(auth(superadmin)).send({ name: 'Route fixture' });
+    const agentSlug = (await ctx.newAgent(superadmin, { name: 'Route fixture' })).slug;
     const apiKey = await ctx.http.post('/api/api-keys').set(auth(superadmin)).send({ name: 'fixture key' });
-    if (agent.status !== 201 || apiKey.status !== 201) {
-      throw new Error(`fixtures not created: ${agent.status} ${apiKey.status}`);
-    }
-    const agentSlug = (agent.body as { slug: string }).slug;
-    const skillSlug = await newSharedSkill(ctx, superadmin, {
+    if (apiKey.status !== 201) throw new Error(`fixtures not created: ${apiKey.status}`);
+    const skillSlug = await ctx.newSharedSkill(superadmin, {
       'SKILL.md': skillMd('route-fixture'),
       'notes.md': 'fixture notes\n',
     });

@@ -1,3 +1,5 @@
+import { truncate } from '../text/truncate.js';
+
 /**
  * Why an archive was refused. `src/common` owns no error codes: each caller maps a reason to its own
  * module's code (OCR: `ocr.archive_too_large`; skills: its `skills.*` codes).
@@ -20,8 +22,6 @@ export interface ArchiveRefusalDetails {
   limit?: string;
 }
 
-const shown = (text: string): string => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
-
 /** An archive refused before anything was written anywhere. */
 export class ArchiveRefusal extends Error {
   readonly details: ArchiveRefusalDetails;
@@ -33,7 +33,7 @@ export class ArchiveRefusal extends Error {
   ) {
     super(message);
     this.name = 'ArchiveRefusal';
-    this.details = details.path === undefined ? details : { ...details, path: shown(details.path) };
+    this.details = details.path === undefined ? details : { ...details, path: truncate(details.path) };
   }
 
   /** A limit passed (`too_many_entries`, `too_large`, `ratio`, …); `limit` says which in words. */

@@ -2,6 +2,7 @@ import { HttpException } from '@nestjs/common';
 import { AuthErrorCode } from '../auth/auth.errors.js';
 import { CommonErrorCode, CommonErrors } from './common.errors.js';
 import { DomainError, type ErrorCode, type ErrorKind } from './domain-error.js';
+import { PgErrorCode } from '../../database/pg-error-codes.js';
 import { isTransientConflict } from '../../database/transient-conflict.js';
 
 const HTTP_KIND: Record<number, [ErrorKind, ErrorCode]> = {
@@ -18,14 +19,14 @@ const HTTP_KIND: Record<number, [ErrorKind, ErrorCode]> = {
   503: ['unavailable', CommonErrorCode.DEPENDENCY_UNAVAILABLE],
 };
 
-const DATABASE_DOWN = new Set([
+const DATABASE_DOWN = new Set<string>([
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
   'ENOTFOUND',
-  '57P01',
-  '57P03',
-  '53300',
+  PgErrorCode.ADMIN_SHUTDOWN,
+  PgErrorCode.CANNOT_CONNECT_NOW,
+  PgErrorCode.TOO_MANY_CONNECTIONS,
 ]);
 
 function isDatabaseUnavailable(error: Error): boolean {

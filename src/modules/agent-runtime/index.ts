@@ -14,21 +14,14 @@ export const loadAgentRunWorkerModule = () =>
 export { RunsCoreModule } from './runs-core.module.js';
 export { CheckpointRetentionModule } from './checkpoints/checkpoint-retention.module.js';
 export { CheckpointPruning } from './checkpoints/checkpoint-pruning.js';
-export type { PruneCounts } from './checkpoints/checkpoint-pruning.js';
 export { RunAuthorizationModule } from './run-authorization.module.js';
 export { RunAuthorization } from './assembly/run-authorization.js';
-export type { HeldRun } from './assembly/run-authorization.js';
 export { RunTransitions } from './runs/run-transitions.js';
 export { WaitingPoints } from './questions/waiting-points.js';
-export type { OpenWaitingPoint } from './questions/waiting-points.js';
-export { AgentCallsErrorCode } from './agent-calls/agent-calls.errors.js';
-export { ModelsErrorCode } from './model/model.errors.js';
-export { RunsErrorCode } from './runs/runs.errors.js';
 export { RunAssemblyPortsModule } from './run-assembly-ports.module.js';
 export { RunToolSources } from './assembly/run-tool-sources.js';
 export type {
   OfferedTool,
-  RunToolSource,
   ToolSourceContext,
   ToolSourceOutput,
   UnavailableComponent,
@@ -37,4 +30,3 @@ export { RunSkills } from './assembly/run-skills.js';
 export type { ResolvedRunSkills, RunSkill, RunSkillResolver } from './assembly/run-skills.js';
 export { ToolVisibility } from './assembly/tool-visibility.js';
 export type { ToolVisibilityPolicy, VisibilityContext } from './assembly/tool-visibility.js';
-export type { RunConfigSnapshot } from './assembly/run-config-snapshot.js';

@@ -6,7 +6,7 @@ export const AGENTS_ENTITIES = [AgentEntity];
 
 export { AgentsModule } from './agents.module.js';
 export { AgentsService } from './agents.service.js';
-export type { AgentAccess, UsableAgent } from './agents.service.js';
+export type { UsableAgent } from './agents.service.js';
 export { AgentResourceCatalog } from './resources/agent-resource-catalog.js';
 export { ALL, RESOURCE_FIELDS } from './config/agent-config.js';
 export type { ResourceField, ResourceSelection } from './config/agent-config.js';

@@ -6,5 +6,3 @@ export const ARTIFACTS_ENTITIES = [ThreadArtifactEntity];
 
 export { ArtifactsModule } from './artifacts.module.js';
 export { ArtifactsService } from './artifacts.service.js';
-export type { ThreadArtifact } from './artifacts.service.js';
-export { ArtifactsErrorCode } from './artifacts.errors.js';

@@ -8,4 +8,3 @@ export const AUTH_ENTITIES = [ApiKeyEntity, ApiKeyTombstoneEntity];
 export { AuthModule } from './auth.module.js';
 export { ApiKeyRetentionModule } from './api-keys/api-key-retention.module.js';
 export { ApiKeyRetention } from './api-keys/api-key-retention.js';
-export { ApiKeysErrorCode } from './auth.errors.js';

@@ -8,4 +8,3 @@ export { ImprovementMarksModule } from './improvement-marks.module.js';
 export { ImprovementMarksToolModule } from './improvement-marks-tool.module.js';
 export { ImprovementMarksRetentionModule } from './retention/improvement-marks-retention.module.js';
 export { ImprovementMarksRetention } from './retention/improvement-marks-retention.js';
-export { ImprovementMarksErrorCode } from './improvement-marks.errors.js';

@@ -15,15 +15,9 @@ export const KNOWLEDGE_ENTITIES = [
 ];
 
 export { KnowledgeModule } from './knowledge.module.js';
-export { KnowledgeCoreModule } from './knowledge-core.module.js';
 export { KnowledgeWorkerModule } from './knowledge-worker.module.js';
-export { KnowledgeErrorCode } from './knowledge.errors.js';
-export { KnowledgeAccess, type KbSummary } from './access/knowledge-access.js';
-export { KnowledgeSearch } from './search/knowledge-search.js';
-export type { KbHit, KbQuery } from './search/kb-hit.js';
-export { KnowledgeSettings } from './settings/knowledge-settings.js';
 export { KnowledgeDelegationModule } from './delegation/knowledge-delegation.module.js';
-export { KnowledgeDelegation, KNOWLEDGE_MCP_AUDIENCE } from './delegation/knowledge-delegation.js';
-export type { DelegationGrant, VerifiedDelegation } from './delegation/knowledge-delegation.js';
+export { KnowledgeDelegation } from './delegation/knowledge-delegation.js';
+export type { DelegationGrant } from './delegation/knowledge-delegation.js';
 export { KNOWLEDGE_MCP_PATH, KNOWLEDGE_UNAVAILABLE_RPC_CODE } from './delegation/knowledge-mcp-protocol.js';
 export { KnowledgeMcpModule } from './mcp-server/knowledge-mcp.module.js';

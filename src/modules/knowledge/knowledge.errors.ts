@@ -1,3 +1,4 @@
+import { truncate } from '../../common/text/truncate.js';
 import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
 export const KnowledgeErrorCode = {
@@ -21,17 +22,14 @@ export const KnowledgeErrorCode = {
 export type KnowledgeErrorCode = (typeof KnowledgeErrorCode)[keyof typeof KnowledgeErrorCode];
 declareErrorCodes(KnowledgeErrorCode);
 
-/** Echoed back in errors; long inputs are cut so an error cannot be used to amplify output. */
-const shown = (text: string): string => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
-
 export const KnowledgeErrors = {
   notFound: (kbId: string) =>
-    new DomainError('not_found', KnowledgeErrorCode.NOT_FOUND, `No knowledge base "${shown(kbId)}".`, {
-      details: { kb_id: shown(kbId) },
+    new DomainError('not_found', KnowledgeErrorCode.NOT_FOUND, `No knowledge base "${truncate(kbId)}".`, {
+      details: { kb_id: truncate(kbId) },
     }),
   fileNotFound: (fileId: string) =>
-    new DomainError('not_found', KnowledgeErrorCode.FILE_NOT_FOUND, `No file "${shown(fileId)}".`, {
-      details: { file_id: shown(fileId) },
+    new DomainError('not_found', KnowledgeErrorCode.FILE_NOT_FOUND, `No file "${truncate(fileId)}".`, {
+      details: { file_id: truncate(fileId) },
     }),
   manageForbidden: (kbId: string) =>
     new DomainError(
@@ -61,14 +59,14 @@ export const KnowledgeErrors = {
     new DomainError(
       'unprocessable',
       KnowledgeErrorCode.UNSUPPORTED_FILE_TYPE,
-      `"${shown(filename)}" is not a supported document (${supported.join(', ')}).`,
-      { details: { filename: shown(filename), supported } },
+      `"${truncate(filename)}" is not a supported document (${supported.join(', ')}).`,
+      { details: { filename: truncate(filename), supported } },
     ),
   parseFailed: (reason: string) =>
     new DomainError(
       'unprocessable',
       KnowledgeErrorCode.PARSE_FAILED,
-      `The document could not be read: ${shown(reason)}`,
+      `The document could not be read: ${truncate(reason)}`,
     ),
   noText: () =>
     new DomainError('unprocessable', KnowledgeErrorCode.NO_TEXT, 'The document holds no text to index.'),
@@ -78,7 +76,7 @@ export const KnowledgeErrors = {
     new DomainError(
       'unavailable',
       KnowledgeErrorCode.EMBEDDINGS_FAILED,
-      `The embeddings service failed: ${shown(reason)}`,
+      `The embeddings service failed: ${truncate(reason)}`,
     ),
 };
 
@@ -122,8 +120,8 @@ export const KnowledgeMcpErrors = {
     new DomainError(
       'invalid',
       KnowledgeMcpErrorCode.INVALID_PATTERN,
-      `"${shown(pattern)}" is not a valid regular expression: ${reason} (set use_regex: false to search plain text)`,
-      { details: { pattern: shown(pattern) } },
+      `"${truncate(pattern)}" is not a valid regular expression: ${reason} (set use_regex: false to search plain text)`,
+      { details: { pattern: truncate(pattern) } },
     ),
   searchTimeout: (budgetMs: number) =>
     new DomainError(

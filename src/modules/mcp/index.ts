@@ -5,9 +5,6 @@ import { McpServerEntity } from './servers/mcp-server.entity.js';
 export const MCP_ENTITIES = [McpServerEntity];
 
 export { McpModule } from './mcp.module.js';
-export { McpErrors, McpErrorCode } from './mcp.errors.js';
 export { McpRuntimeModule } from './mcp-runtime.module.js';
 export { McpCoreModule } from './mcp-core.module.js';
 export { McpServerCatalog } from './servers/mcp-server-catalog.js';
-export { McpToolLoader } from './runtime/mcp-tool-loader.js';
-export type { LoadedServerTools } from './runtime/mcp-tool-loader.js';

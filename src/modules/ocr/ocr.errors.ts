@@ -1,7 +1,5 @@
+import { truncate } from '../../common/text/truncate.js';
 import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
-
-/** Echoed back in errors; long inputs are cut so an error cannot be used to amplify output. */
-const shown = (text: string): string => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
 
 const SUPPORTED = 'PDF, Word (.docx), Excel (.xlsx), PowerPoint (.pptx) and PNG, JPEG, WebP or BMP images';
 
@@ -51,17 +49,21 @@ export const OcrErrors = {
     new DomainError(
       'unprocessable',
       OcrErrorCode.UNSUPPORTED_TYPE,
-      [`${shown(path)} is not a supported document.`, UNSUPPORTED_HINTS[detected], `Supported: ${SUPPORTED}.`]
+      [
+        `${truncate(path)} is not a supported document.`,
+        UNSUPPORTED_HINTS[detected],
+        `Supported: ${SUPPORTED}.`,
+      ]
         .filter((part) => part !== undefined)
         .join(' '),
-      { details: { path: shown(path), detected } },
+      { details: { path: truncate(path), detected } },
     ),
   fileTooLarge: (path: string, sizeBytes: number, limitBytes: number) =>
     new DomainError(
       'too_large',
       OcrErrorCode.FILE_TOO_LARGE,
-      `${shown(path)} has ${sizeBytes} bytes; documents are parsed up to ${limitBytes} bytes.`,
-      { details: { path: shown(path), size_bytes: sizeBytes, limit_bytes: limitBytes } },
+      `${truncate(path)} has ${sizeBytes} bytes; documents are parsed up to ${limitBytes} bytes.`,
+      { details: { path: truncate(path), size_bytes: sizeBytes, limit_bytes: limitBytes } },
     ),
   archiveTooLarge: (limit: string) =>
     new DomainError(
@@ -97,7 +99,7 @@ export const OcrErrors = {
     new DomainError(
       'unprocessable',
       OcrErrorCode.UNREADABLE,
-      `The ${type} file could not be read: ${shown(problem)}`,
+      `The ${type} file could not be read: ${truncate(problem)}`,
       {
         details: { type },
       },
@@ -106,22 +108,27 @@ export const OcrErrors = {
     new DomainError(
       'unprocessable',
       OcrErrorCode.NO_TEXT,
-      `No text was found in ${shown(path)}. ${hint}`.trim(),
+      `No text was found in ${truncate(path)}. ${hint}`.trim(),
       {
-        details: { path: shown(path) },
+        details: { path: truncate(path) },
       },
     ),
   outputNamesExhausted: (name: string) =>
     new DomainError(
       'conflict',
       OcrErrorCode.OUTPUT_NAMES_EXHAUSTED,
-      `Too many results named like ${shown(name)}.`,
+      `Too many results named like ${truncate(name)}.`,
       {
-        details: { name: shown(name) },
+        details: { name: truncate(name) },
       },
     ),
   remoteFailed: (problem: string, status?: number) =>
-    new DomainError('unavailable', OcrErrorCode.REMOTE_FAILED, `The OCR service failed: ${shown(problem)}`, {
-      details: status === undefined ? {} : { status },
-    }),
+    new DomainError(
+      'unavailable',
+      OcrErrorCode.REMOTE_FAILED,
+      `The OCR service failed: ${truncate(problem)}`,
+      {
+        details: status === undefined ? {} : { status },
+      },
+    ),
 };

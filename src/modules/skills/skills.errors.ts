@@ -1,3 +1,4 @@
+import { truncate } from '../../common/text/truncate.js';
 import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
 export const SkillsErrorCode = {
@@ -38,21 +39,18 @@ export const SkillsErrorCode = {
 export type SkillsErrorCode = (typeof SkillsErrorCode)[keyof typeof SkillsErrorCode];
 declareErrorCodes(SkillsErrorCode);
 
-/** Echoed back in errors; long inputs are cut so an error cannot be used to amplify output. */
-const shown = (text: string): string => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
-
 export const SkillsErrors = {
   /** A preloaded skill's root SKILL.md is gone: the run cannot start with it. */
   preloadRootMissing: (slug: string) =>
     new DomainError(
       'unprocessable',
       SkillsErrorCode.PRELOAD_ROOT_MISSING,
-      `The preloaded skill "${shown(slug)}" has no SKILL.md.`,
-      { details: { slug: shown(slug) } },
+      `The preloaded skill "${truncate(slug)}" has no SKILL.md.`,
+      { details: { slug: truncate(slug) } },
     ),
   notFound: (slug: string) =>
-    new DomainError('not_found', SkillsErrorCode.NOT_FOUND, `No skill "${shown(slug)}".`, {
-      details: { slug: shown(slug) },
+    new DomainError('not_found', SkillsErrorCode.NOT_FOUND, `No skill "${truncate(slug)}".`, {
+      details: { slug: truncate(slug) },
     }),
   /** `field` names the frontmatter field (or `frontmatter` for the block itself). */
   invalidSkillMd: (field: string, reason: string) =>
@@ -63,8 +61,8 @@ export const SkillsErrors = {
     new DomainError(
       'conflict',
       SkillsErrorCode.REVISION_CONFLICT,
-      `"${shown(path)}" was changed since it was read; read it again and reapply the change.`,
-      { details: { path: shown(path) } },
+      `"${truncate(path)}" was changed since it was read; read it again and reapply the change.`,
+      { details: { path: truncate(path) } },
     ),
   builtinImmutable: (slug: string) =>
     new DomainError(
@@ -124,37 +122,42 @@ export const SkillsErrors = {
       { details: { path: 'SKILL.md' } },
     ),
   invalidPath: (path: string, reason: string) =>
-    new DomainError('invalid', SkillsErrorCode.INVALID_PATH, `The path "${shown(path)}" ${reason}.`, {
-      details: { path: shown(path), reason },
+    new DomainError('invalid', SkillsErrorCode.INVALID_PATH, `The path "${truncate(path)}" ${reason}.`, {
+      details: { path: truncate(path), reason },
     }),
   symlinkRefused: (path: string) =>
     new DomainError(
       'unprocessable',
       SkillsErrorCode.SYMLINK_REFUSED,
-      `The path "${shown(path)}" goes through a symbolic link; skills hold regular files only.`,
-      { details: { path: shown(path) } },
+      `The path "${truncate(path)}" goes through a symbolic link; skills hold regular files only.`,
+      { details: { path: truncate(path) } },
     ),
   fileNotFound: (path: string) =>
-    new DomainError('not_found', SkillsErrorCode.FILE_NOT_FOUND, `No file "${shown(path)}" in this skill.`, {
-      details: { path: shown(path) },
-    }),
+    new DomainError(
+      'not_found',
+      SkillsErrorCode.FILE_NOT_FOUND,
+      `No file "${truncate(path)}" in this skill.`,
+      {
+        details: { path: truncate(path) },
+      },
+    ),
   fileExists: (path: string) =>
-    new DomainError('conflict', SkillsErrorCode.FILE_EXISTS, `"${shown(path)}" already exists.`, {
-      details: { path: shown(path) },
+    new DomainError('conflict', SkillsErrorCode.FILE_EXISTS, `"${truncate(path)}" already exists.`, {
+      details: { path: truncate(path) },
     }),
   notText: (path: string) =>
     new DomainError(
       'unprocessable',
       SkillsErrorCode.NOT_TEXT,
-      `"${shown(path)}" is not UTF-8 text (only text files are read and edited here).`,
-      { details: { path: shown(path) } },
+      `"${truncate(path)}" is not UTF-8 text (only text files are read and edited here).`,
+      { details: { path: truncate(path) } },
     ),
   fileTooLarge: (path: string, limitBytes: number) =>
     new DomainError(
       'too_large',
       SkillsErrorCode.FILE_TOO_LARGE,
-      `"${shown(path)}" is over ${limitBytes} bytes.`,
-      { details: { path: shown(path), limit_bytes: limitBytes } },
+      `"${truncate(path)}" is over ${limitBytes} bytes.`,
+      { details: { path: truncate(path), limit_bytes: limitBytes } },
     ),
   /** All of a skill's files together, after an install or a write. */
   packageTooLarge: (limitBytes: number) =>
@@ -182,8 +185,8 @@ export const SkillsErrors = {
       details: { limit },
     }),
   draftNotFound: (id: string) =>
-    new DomainError('not_found', SkillsErrorCode.DRAFT_NOT_FOUND, `No skill draft "${shown(id)}".`, {
-      details: { id: shown(id) },
+    new DomainError('not_found', SkillsErrorCode.DRAFT_NOT_FOUND, `No skill draft "${truncate(id)}".`, {
+      details: { id: truncate(id) },
     }),
   /** `reason`: which of the caller's draft limits (`count` or `bytes`) one more draft would pass. */
   draftLimitReached: (reason: 'count' | 'bytes', limit: number) =>
@@ -206,8 +209,8 @@ export const SkillsErrors = {
     new DomainError(
       'unprocessable',
       SkillsErrorCode.NESTED_SKILL_MD,
-      `"${shown(path)}" lies inside the skill folder "${shown(insideFolder)}": a skill may not hold another.`,
-      { details: { path: shown(path), folder: shown(insideFolder) } },
+      `"${truncate(path)}" lies inside the skill folder "${truncate(insideFolder)}": a skill may not hold another.`,
+      { details: { path: truncate(path), folder: truncate(insideFolder) } },
     ),
   /** `reason`: the archive reader's (`path_unsafe`, `symlink`, `duplicate`). */
   unsafeArchive: (reason: string, message: string, details: Record<string, unknown>) =>
@@ -228,8 +231,8 @@ export const SkillsErrors = {
     new DomainError(
       'unprocessable',
       SkillsErrorCode.UNKNOWN_SKILL_NAMES,
-      `No skill named ${names.map((n) => `"${shown(n)}"`).join(', ')} in the source.`,
-      { details: { field, names: names.map(shown) } },
+      `No skill named ${names.map((n) => `"${truncate(n)}"`).join(', ')} in the source.`,
+      { details: { field, names: names.map((name) => truncate(name)) } },
     ),
   remoteSourceRefused: (reason: string, message: string, details: Record<string, unknown>) =>
     new DomainError('unprocessable', SkillsErrorCode.REMOTE_SOURCE_REFUSED, message, {

@@ -5,11 +5,11 @@ import { ToolCallEntity } from './execution/audit/tool-call.entity.js';
 export const TOOLS_ENTITIES = [ToolCallEntity];
 
 export { ToolsModule } from './tools.module.js';
-export { ToolsErrorCode, ToolsErrors, RunAuthorizationRevokedError } from './tools.errors.js';
+export { ToolsErrors, RunAuthorizationRevokedError } from './tools.errors.js';
 export { AgentTool } from './registry/agent-tool.decorator.js';
 export { ToolRegistry } from './registry/tool-registry.js';
-export type { RegisteredTool, ToolHandler } from './registry/tool-registry.js';
-export type { ToolAvailability, ToolMetadata, ToolResourceKind } from './registry/tool-metadata.js';
+export type { RegisteredTool } from './registry/tool-registry.js';
+export type { ToolAvailability } from './registry/tool-metadata.js';
 export { argsJsonSchema } from './registry/args-json-schema.js';
 export { JsonSchemaArgs } from './registry/json-schema-args.js';
 export type { ArgumentIssue } from './registry/json-schema-args.js';
@@ -20,7 +20,6 @@ export {
 } from './registry/base-tools.js';
 export { ToolExecutor } from './execution/tool-executor.js';
 export { ToolEvents } from './execution/tool-event-sink.js';
-export type { ToolEvent } from './execution/tool-event-sink.js';
 export { ToolResourceAuthorizers } from './execution/tool-resource-authorizers.js';
 export { LargeResultOffloader } from './execution/large-result-offloader.js';
 export type { LargeResultStore } from './execution/large-result-offloader.js';
@@ -28,7 +27,6 @@ export type { ToolResourceAuthorizer } from './execution/tool-resource-authorize
 export type { ToolCallResult } from './execution/tool-call-scope.js';
 export type {
   RunToolContext,
-  ToolCall,
   ToolCaller,
   ToolExecutionContext,
   ToolInvocation,

@@ -8,4 +8,3 @@ export const USERS_ENTITIES = [DepartmentEntity, UserEntity];
 export { UsersModule } from './users.module.js';
 export { UserAccounts } from './user-accounts.js';
 export type { UserAccount, ActiveActor, SessionAccount } from './user-accounts.js';
-export { DepartmentsErrorCode, UsersErrorCode } from './users.errors.js';

@@ -5,4 +5,3 @@ import { WebSearchSettingsEntity } from './settings/web-search-settings.entity.j
 export const WEB_SEARCH_ENTITIES = [WebSearchSettingsEntity];
 
 export { WebSearchModule } from './web-search.module.js';
-export { WebSearchErrorCode } from './web-search.errors.js';

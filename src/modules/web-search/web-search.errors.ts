@@ -1,3 +1,4 @@
+import { truncate } from '../../common/text/truncate.js';
 import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 import { HttpSafetyErrorCode } from '../../common/http-safety/index.js';
 
@@ -33,9 +34,7 @@ export type WebCapability = 'search' | 'fetch';
 
 const C = WebSearchErrorCode;
 
-/** Vendor text is shown cut short; the caller removes any key from it first. */
-const shown = (text: string): string => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
-
+/** Vendor text is shown cut short (`truncate`); the caller removes any key from it first. */
 export const WebSearchErrors = {
   notConfigured: (capability: WebCapability, reason: string) =>
     new DomainError('unavailable', C.NOT_CONFIGURED, `Web ${capability} is not available: ${reason}.`, {
@@ -78,7 +77,7 @@ export const WebSearchErrors = {
     new DomainError(
       'unavailable',
       C.VENDOR_FAILED,
-      `${provider} failed${status === null ? '' : ` (HTTP ${status})`}: ${shown(message)}`,
+      `${provider} failed${status === null ? '' : ` (HTTP ${status})`}: ${truncate(message)}`,
       { details: { provider, status } },
     ),
   vendorUnreachable: (provider: string, why: string) =>
@@ -100,7 +99,7 @@ export const WebSearchErrors = {
       C.FETCH_NO_CONTENT,
       `${provider} returned no usable content for the page: ${why}.`,
       {
-        details: { provider, url: shown(url) },
+        details: { provider, url: truncate(url) },
       },
     ),
   keyUnreadable: (provider: string) =>

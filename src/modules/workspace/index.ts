@@ -21,5 +21,4 @@ export { uploadTempDir } from './paths/upload-temp-dir.js';
 export { QuotaCountedUploadStorage } from './uploads/quota-counted-upload-storage.js';
 export { sanitizeUploadFilename } from './upload-filename.js';
 export { SharedSkillReadPolicies } from './paths/shared-skill-read-policy.js';
-export type { SharedSkillReadPolicy } from './paths/shared-skill-read-policy.js';
 export type { WorkspaceUser } from './paths/workspace-user.js';

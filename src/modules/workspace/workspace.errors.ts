@@ -1,3 +1,4 @@
+import { truncate } from '../../common/text/truncate.js';
 import { DomainError, declareErrorCodes } from '../../common/errors/index.js';
 
 /**
@@ -47,17 +48,14 @@ export const WorkspaceErrorCode = {
 export type WorkspaceErrorCode = (typeof WorkspaceErrorCode)[keyof typeof WorkspaceErrorCode];
 declareErrorCodes(WorkspaceErrorCode);
 
-/** Echoed back in errors; long inputs are cut so an error cannot be used to amplify output. */
-const shown = (path: string): string => (path.length > 300 ? `${path.slice(0, 300)}…` : path);
-
 export const WorkspaceErrors = {
   pathNotAllowed: (path: string, reason: PathRefusal) =>
     new DomainError(
       'forbidden',
       WorkspaceErrorCode.PATH_NOT_ALLOWED,
-      `The path "${shown(path)}" ${REFUSAL_MESSAGES[reason]}.`,
+      `The path "${truncate(path)}" ${REFUSAL_MESSAGES[reason]}.`,
       {
-        details: { path: shown(path), reason },
+        details: { path: truncate(path), reason },
       },
     ),
   /** The same refusal of a path a client sent over HTTP (bad input, 400), not a tool's (403). */
@@ -66,68 +64,78 @@ export const WorkspaceErrors = {
       details: refusal.details,
     }),
   notFound: (path: string) =>
-    new DomainError('not_found', WorkspaceErrorCode.NOT_FOUND, `No such file or directory: ${shown(path)}`, {
-      details: { path: shown(path) },
-    }),
+    new DomainError(
+      'not_found',
+      WorkspaceErrorCode.NOT_FOUND,
+      `No such file or directory: ${truncate(path)}`,
+      {
+        details: { path: truncate(path) },
+      },
+    ),
   notAFile: (path: string) =>
-    new DomainError('invalid', WorkspaceErrorCode.NOT_A_FILE, `${shown(path)} is not a regular file.`, {
-      details: { path: shown(path) },
+    new DomainError('invalid', WorkspaceErrorCode.NOT_A_FILE, `${truncate(path)} is not a regular file.`, {
+      details: { path: truncate(path) },
     }),
   notADirectory: (path: string) =>
     new DomainError(
       'invalid',
       WorkspaceErrorCode.NOT_A_DIRECTORY,
-      `${shown(path)} (or one of its parents) is not a directory.`,
-      { details: { path: shown(path) } },
+      `${truncate(path)} (or one of its parents) is not a directory.`,
+      { details: { path: truncate(path) } },
     ),
   isADirectory: (path: string) =>
-    new DomainError('invalid', WorkspaceErrorCode.IS_A_DIRECTORY, `${shown(path)} is a directory; use ls.`, {
-      details: { path: shown(path) },
-    }),
+    new DomainError(
+      'invalid',
+      WorkspaceErrorCode.IS_A_DIRECTORY,
+      `${truncate(path)} is a directory; use ls.`,
+      {
+        details: { path: truncate(path) },
+      },
+    ),
   tooLarge: (path: string, limitBytes: number) =>
     new DomainError(
       'too_large',
       WorkspaceErrorCode.TOO_LARGE,
-      `${shown(path)} is larger than the limit of ${limitBytes} bytes.`,
-      { details: { path: shown(path), limit_bytes: limitBytes } },
+      `${truncate(path)} is larger than the limit of ${limitBytes} bytes.`,
+      { details: { path: truncate(path), limit_bytes: limitBytes } },
     ),
   binaryFile: (path: string) =>
     new DomainError(
       'unprocessable',
       WorkspaceErrorCode.BINARY_FILE,
-      `${shown(path)} is a binary file; read_file returns text only. ` +
+      `${truncate(path)} is a binary file; read_file returns text only. ` +
         'For PDF, Office or image documents use ocr_parse_file.',
-      { details: { path: shown(path) } },
+      { details: { path: truncate(path) } },
     ),
   offsetOutOfRange: (path: string, offset: number, lineCount: number) =>
     new DomainError(
       'invalid',
       WorkspaceErrorCode.OFFSET_OUT_OF_RANGE,
-      `offset ${offset} is past the end of ${shown(path)} (${lineCount} lines).`,
-      { details: { path: shown(path), offset, line_count: lineCount } },
+      `offset ${offset} is past the end of ${truncate(path)} (${lineCount} lines).`,
+      { details: { path: truncate(path), offset, line_count: lineCount } },
     ),
   editNoMatch: (path: string) =>
     new DomainError(
       'unprocessable',
       WorkspaceErrorCode.EDIT_NO_MATCH,
-      `old_string was not found in ${shown(path)}; read the file and copy the text exactly.`,
-      { details: { path: shown(path) } },
+      `old_string was not found in ${truncate(path)}; read the file and copy the text exactly.`,
+      { details: { path: truncate(path) } },
     ),
   editNotUnique: (path: string, occurrences: number) =>
     new DomainError(
       'unprocessable',
       WorkspaceErrorCode.EDIT_NOT_UNIQUE,
-      `old_string occurs ${occurrences} times in ${shown(path)}; add surrounding context to make it ` +
+      `old_string occurs ${occurrences} times in ${truncate(path)}; add surrounding context to make it ` +
         'unique, or set replace_all to true.',
-      { details: { path: shown(path), occurrences } },
+      { details: { path: truncate(path), occurrences } },
     ),
   invalidPattern: (pattern: string, problem: string) =>
     new DomainError(
       'invalid',
       WorkspaceErrorCode.INVALID_PATTERN,
-      `Invalid pattern "${shown(pattern)}": ${problem}`,
+      `Invalid pattern "${truncate(pattern)}": ${problem}`,
       {
-        details: { pattern: shown(pattern) },
+        details: { pattern: truncate(pattern) },
       },
     ),
   searchTimeout: (budgetMs: number, matcher: 'regex' | 'glob') =>
@@ -146,7 +154,7 @@ export const WorkspaceErrors = {
       'invalid',
       WorkspaceErrorCode.INVALID_PROJECT,
       'A project name is 1-64 letters, digits, "-" or "_", starting with a letter or digit.',
-      { details: { project: shown(project) } },
+      { details: { project: truncate(project) } },
     ),
   quotaExceeded: (quotaBytes: number, usedBytes: number, requestedBytes: number) =>
     new DomainError(
@@ -161,9 +169,9 @@ export const WorkspaceErrors = {
     new DomainError(
       'conflict',
       WorkspaceErrorCode.NAMES_EXHAUSTED,
-      `Too many files named like ${shown(path)}.`,
+      `Too many files named like ${truncate(path)}.`,
       {
-        details: { path: shown(path) },
+        details: { path: truncate(path) },
       },
     ),
 };

@@ -1,5 +1,4 @@
 import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
-import { newKb } from '../../support/knowledge';
 import { offeredTools } from '../../support/runs/model-requests';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
 import { startRuntime } from '../../support/runs/runtime-context';
@@ -17,8 +16,8 @@ describe('agents: resource fields stored as given', () => {
   beforeAll(async () => {
     ({ fake, ctx, close } = await startRuntime());
     admin = await ctx.newUser({ role: 'admin' });
-    kbA = await newKb(ctx, admin, { name: 'Kb A' });
-    kbB = await newKb(ctx, admin, { name: 'Kb B' });
+    kbA = await ctx.newKb(admin, { name: 'Kb A' });
+    kbB = await ctx.newKb(admin, { name: 'Kb B' });
     const sub = await ctx.http
       .post('/api/agents')
       .set(auth(admin))

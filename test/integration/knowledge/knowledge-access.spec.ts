@@ -1,5 +1,6 @@
-import { KnowledgeAccess, KnowledgeSettings } from '../../../src/modules/knowledge/index';
-import { newKb, uploadKbFile } from '../../support/knowledge';
+import { KnowledgeAccess } from '../../../src/modules/knowledge/access/knowledge-access';
+import { KnowledgeSettings } from '../../../src/modules/knowledge/settings/knowledge-settings';
+import { uploadKbFile } from '../../support/knowledge';
 import { auth } from '../../support/runs/run-helpers';
 import { TestContext, type TestUser } from '../../support/test-app';
 
@@ -29,7 +30,7 @@ describe('knowledge bases: who may see, use and change them', () => {
     expect(refused.status).toBe(403);
     expect(await ctx.dataSource.query(`SELECT 1 FROM knowledge_bases WHERE name = 'Mine'`)).toEqual([]);
 
-    const kbId = await newKb(ctx, admin, { name: 'Open', description: 'for all' });
+    const kbId = await ctx.newKb(admin, { name: 'Open', description: 'for all' });
     const view = await ctx.http.get(`/api/knowledge-bases/${kbId}`).set(auth(alice));
     expect(view.status).toBe(200);
     expect(view.body).toMatchObject({
@@ -48,7 +49,7 @@ describe('knowledge bases: who may see, use and change them', () => {
   });
 
   it('answers 404 on every route to a user outside the read scope, and hides the base from them', async () => {
-    const kbId = await newKb(ctx, admin, {
+    const kbId = await ctx.newKb(admin, {
       name: 'Private',
       share_config: { version: 2, read_scope: { level: 'users', user_ids: [alice.id] } },
     });
@@ -90,7 +91,7 @@ describe('knowledge bases: who may see, use and change them', () => {
   });
 
   it('lets a reader read and query but not upload, change or delete (403)', async () => {
-    const kbId = await newKb(ctx, admin, { name: 'Read only' });
+    const kbId = await ctx.newKb(admin, { name: 'Read only' });
     const upload = await ctx.http
       .post(`/api/knowledge-bases/${kbId}/files`)
       .set(auth(alice))
@@ -115,7 +116,7 @@ describe('knowledge bases: who may see, use and change them', () => {
   });
 
   it('lets a normal user who manages a base share it with users only (403 for other levels)', async () => {
-    const kbId = await newKb(ctx, admin, {
+    const kbId = await ctx.newKb(admin, {
       name: 'Team',
       share_config: {
         version: 2,
@@ -182,7 +183,7 @@ describe('knowledge bases: who may see, use and change them', () => {
   });
 
   it('gives a disabled account no base at all', async () => {
-    const kbId = await newKb(ctx, admin, { name: 'Everyone' });
+    const kbId = await ctx.newKb(admin, { name: 'Everyone' });
     const disabled = await ctx.newUser({ disabled: true });
     expect(await access.readableKbs(disabled.id)).toEqual([]);
     expect(await access.readableKb(disabled.id, kbId)).toBeNull();
@@ -191,7 +192,7 @@ describe('knowledge bases: who may see, use and change them', () => {
   });
 
   it('deletes a base with its files', async () => {
-    const kbId = await newKb(ctx, admin, { name: 'Doomed' });
+    const kbId = await ctx.newKb(admin, { name: 'Doomed' });
     await uploadKbFile(ctx, admin, kbId, 'd.md', '# D');
     expect((await ctx.http.delete(`/api/knowledge-bases/${kbId}`).set(auth(admin))).status).toBe(204);
     expect(await ctx.dataSource.query(`SELECT 1 FROM knowledge_files WHERE kb_id = $1`, [kbId])).toEqual([]);

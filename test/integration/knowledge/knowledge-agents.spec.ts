@@ -1,5 +1,4 @@
 import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
-import { newKb } from '../../support/knowledge';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
 import { startRuntime } from '../../support/runs/runtime-context';
 import type { TestContext, TestUser } from '../../support/test-app';
@@ -19,8 +18,8 @@ describe('knowledge bases as a resource of agents', () => {
     admin = await ctx.newUser({ role: 'admin' });
     alice = await ctx.newUser();
     bob = await ctx.newUser();
-    openKb = await newKb(ctx, admin, { name: 'Open handbook', description: 'Everyone reads it' });
-    aliceKb = await newKb(ctx, admin, {
+    openKb = await ctx.newKb(admin, { name: 'Open handbook', description: 'Everyone reads it' });
+    aliceKb = await ctx.newKb(admin, {
       name: 'Alice notes',
       share_config: { version: 2, read_scope: { level: 'users', user_ids: [alice.id] } },
     });

@@ -1,6 +1,5 @@
 import { KnowledgeDelegation, type DelegationGrant } from '../../../src/modules/knowledge/index';
 import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
-import { newKb } from '../../support/knowledge';
 import { knowledgeMcpEnvironment, listen, mint } from '../../support/knowledge/knowledge-mcp';
 import { toolAnswer } from '../../support/runs/model-requests';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
@@ -26,7 +25,7 @@ describe('knowledge delegation tokens: lifetime', () => {
     url = endpoint;
     const admin = await ctx.newUser({ role: 'admin' });
     user = await ctx.newUser();
-    await newKb(ctx, admin, { name: 'Handbook' });
+    await ctx.newKb(admin, { name: 'Handbook' });
     const delegation = ctx.app.get(KnowledgeDelegation);
     const mintReal = delegation.mint.bind(delegation);
     // Records what the runtime itself sends to the endpoint.

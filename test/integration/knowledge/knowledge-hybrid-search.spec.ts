@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeEmbeddingsServer } from '../../support/fake-embeddings';
-import { newKb, queryKb, settledKbFile, uploadKbFile } from '../../support/knowledge';
+import { queryKb, settledKbFile, uploadKbFile } from '../../support/knowledge';
 import { TestContext, type TestUser } from '../../support/test-app';
 
 const DOCUMENT = [
@@ -31,7 +31,7 @@ describe('knowledge search with embeddings (hybrid, reciprocal rank fusion)', ()
       EMBEDDINGS_MODEL: 'fake-embed',
     });
     admin = await ctx.newUser({ role: 'admin' });
-    kbId = await newKb(ctx, admin);
+    kbId = await ctx.newKb(admin);
   });
   afterAll(async () => {
     await ctx?.close();

@@ -6,7 +6,7 @@ import { makeDocx } from '../../support/fixtures/make-docx';
 import { makePdf } from '../../support/fixtures/make-pdf';
 import { makeXlsx } from '../../support/fixtures/make-xlsx';
 import { KnowledgeIndexingProcessor } from '../../../src/modules/knowledge/indexing/knowledge-indexing.processor';
-import { newKb, queryKb, settledKbFile, uploadKbFile } from '../../support/knowledge';
+import { queryKb, settledKbFile, uploadKbFile } from '../../support/knowledge';
 import { auth } from '../../support/runs/run-helpers';
 import { TestContext, type TestUser } from '../../support/test-app';
 
@@ -28,7 +28,7 @@ describe('knowledge files: upload, indexing, versions', () => {
     });
     admin = await ctx.newUser({ role: 'admin' });
     reader = await ctx.newUser();
-    kbId = await newKb(ctx, admin);
+    kbId = await ctx.newKb(admin);
   });
   afterAll(async () => {
     await ctx?.close();

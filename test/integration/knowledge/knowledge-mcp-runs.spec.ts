@@ -1,7 +1,7 @@
 import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
 import { ToolCallAuditWriter } from '../../../src/modules/tools/execution/audit/tool-call-audit-writer';
 import type { RecordedRequest } from '../../support/fake-openai/fake-openai-script';
-import { newKb, settledKbFile, uploadKbFile } from '../../support/knowledge';
+import { settledKbFile, uploadKbFile } from '../../support/knowledge';
 import {
   knowledgeClient,
   knowledgeMcpEnvironment,
@@ -41,7 +41,7 @@ describe('knowledge tools in runs, through the real /mcp/knowledge endpoint', ()
     runner = await ctx.newUser();
     // Readable by the runner only: the agent's owner could not see it, so what the tools reach shows
     // whom the delegation speaks for.
-    kb = await newKb(ctx, admin, {
+    kb = await ctx.newKb(admin, {
       name: 'HR',
       description: 'Human resources',
       share_config: { version: 2, read_scope: { level: 'users', user_ids: [runner.id] }, manage_scope: null },
@@ -66,20 +66,12 @@ describe('knowledge tools in runs, through the real /mcp/knowledge endpoint', ()
   afterAll(() => close());
 
   async function agent(name: string, config: Json): Promise<string> {
-    const res = await ctx.http
-      .post('/api/agents')
-      .set(auth(owner))
-      .send({
-        name,
-        config,
-        share_config: {
-          version: 2,
-          read_scope: { level: 'users', user_ids: [runner.id] },
-          manage_scope: null,
-        },
-      });
-    if (res.status !== 201) throw new Error(`agent not created: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.slug as string;
+    const shareConfig = {
+      version: 2,
+      read_scope: { level: 'users', user_ids: [runner.id] },
+      manage_scope: null,
+    };
+    return (await ctx.newAgent(owner, { name, config, share_config: shareConfig })).slug;
   }
 
   async function run(agentSlug: string, input = 'look it up') {

@@ -2,7 +2,6 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   callJson,
   insertFile,
-  insertKb,
   knowledgeClient,
   knowledgeMcpEnvironment,
   listen,
@@ -12,9 +11,13 @@ import { TestContext, type TestUser } from '../../support/test-app';
 
 type Json = Record<string, unknown>;
 
+/** A knowledge base's share config readable by `read_scope`. */
+const readBy = (read_scope: Json = { level: 'global' }) => ({ version: 2, read_scope });
+
 describe('the knowledge MCP tools', () => {
   let ctx: TestContext;
   let url: string;
+  let admin: TestUser;
   let user: TestUser;
   let outsider: TestUser;
   let handbook: string; // global KB
@@ -35,15 +38,23 @@ describe('the knowledge MCP tools', () => {
     ctx = await TestContext.start(env);
     await listen(ctx, port);
     url = endpoint;
+    admin = await ctx.newUser({ role: 'admin' });
     user = await ctx.newUser();
     outsider = await ctx.newUser();
-    handbook = await insertKb(ctx, { name: 'Handbook', description: 'Company handbook' });
-    privateKb = await insertKb(ctx, {
+    handbook = await ctx.newKb(admin, {
+      name: 'Handbook',
+      description: 'Company handbook',
+      share_config: readBy(),
+    });
+    privateKb = await ctx.newKb(admin, {
       name: 'Private',
       description: 'Only for one user',
-      readScope: { level: 'users', user_ids: [user.id] },
+      share_config: readBy({ level: 'users', user_ids: [user.id] }),
     });
-    otherKb = await insertKb(ctx, { name: 'Other', readScope: { level: 'users', user_ids: [outsider.id] } });
+    otherKb = await ctx.newKb(admin, {
+      name: 'Other',
+      share_config: readBy({ level: 'users', user_ids: [outsider.id] }),
+    });
     policyFile = await insertFile(ctx, handbook, {
       filename: 'leave-policy.md',
       markdown: [
@@ -225,7 +236,7 @@ describe('the knowledge MCP tools', () => {
 
     it('stops a catastrophic regular expression within its budget while the server keeps answering', async () => {
       const hostile = `${'a'.repeat(40)}!`;
-      const kb = await insertKb(ctx, { name: 'ReDoS' });
+      const kb = await ctx.newKb(admin, { name: 'ReDoS', share_config: readBy() });
       const file = await insertFile(ctx, kb, { filename: 'redos.txt', markdown: hostile, chunks: ['x'] });
       const c = await clientFor(user, [kb]);
       const started = Date.now();
@@ -355,7 +366,7 @@ describe('the knowledge MCP tools', () => {
     });
 
     it('takes % and _ literally', async () => {
-      const kb = await insertKb(ctx, { name: 'Wildcards' });
+      const kb = await ctx.newKb(admin, { name: 'Wildcards', share_config: readBy() });
       for (const name of ['100%_done.md', '100x-done.md', 'a_b.md', 'axb.md'])
         await insertFile(ctx, kb, { filename: name, markdown: name, chunks: [name] });
       const c = await clientFor(user, [kb]);
@@ -366,7 +377,7 @@ describe('the knowledge MCP tools', () => {
     });
 
     it('pages in a stable order with total, has_more and next_offset; refuses limit over 5000', async () => {
-      const kb = await insertKb(ctx, { name: 'Many' });
+      const kb = await ctx.newKb(admin, { name: 'Many', share_config: readBy() });
       for (let i = 0; i < 7; i++)
         await insertFile(ctx, kb, { filename: `doc-${i}.md`, markdown: `${i}`, chunks: [`${i}`] });
       const c = await clientFor(user, [kb]);
@@ -389,9 +400,9 @@ describe('the knowledge MCP tools', () => {
 
   describe('access re-checked at every call', () => {
     it('refuses the next call once the read access is revoked, and gives a disabled user nothing', async () => {
-      const kb = await insertKb(ctx, {
+      const kb = await ctx.newKb(admin, {
         name: 'Revocable',
-        readScope: { level: 'users', user_ids: [user.id] },
+        share_config: readBy({ level: 'users', user_ids: [user.id] }),
       });
       const file = await insertFile(ctx, kb, { filename: 'r.md', markdown: 'revocable text' });
       const c = await clientFor(user, [kb]);

@@ -1,4 +1,4 @@
-import { KnowledgeSearch } from '../../../src/modules/knowledge/index';
+import { KnowledgeSearch } from '../../../src/modules/knowledge/search/knowledge-search';
 import { ChunkWriter } from '../../../src/modules/knowledge/indexing/chunk-writer';
 import { TestContext } from '../../support/test-app';
 

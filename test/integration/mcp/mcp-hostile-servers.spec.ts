@@ -77,11 +77,8 @@ describe('hostile MCP servers: endless lists, huge and endless bodies', () => {
   }
 
   async function runWith(slug: string) {
-    const agent = await ctx.http
-      .post('/api/agents')
-      .set(auth(user))
-      .send({ name: `agent ${slug}`, config: { mcps: [slug] } });
-    const threadId = await newThread(ctx, user, agent.body.slug as string);
+    const agent = await ctx.newAgent(user, { name: `agent ${slug}`, config: { mcps: [slug] } });
+    const threadId = await newThread(ctx, user, agent.slug);
     const before = fake.requests.length;
     fake.script({ text: 'done' });
     const started = await startRun(ctx, user, threadId, { input: 'go' });
@@ -214,11 +211,8 @@ describe('hostile MCP servers: endless lists, huge and endless bodies', () => {
         return true;
       },
     });
-    const agent = await ctx.http
-      .post('/api/agents')
-      .set(auth(user))
-      .send({ name: 'agent dump', config: { mcps: ['huge-result'] } });
-    const threadId = await newThread(ctx, user, agent.body.slug as string);
+    const agent = await ctx.newAgent(user, { name: 'agent dump', config: { mcps: ['huge-result'] } });
+    const threadId = await newThread(ctx, user, agent.slug);
     fake.script({ toolCalls: [{ id: 'call_dump', name: 'dump', args: {} }] }, { text: 'too big' });
     const started = await startRun(ctx, user, threadId, { input: 'dump' });
     expect(await waitForStatus(ctx, started.run_id, isTerminal)).toBe('completed');

@@ -43,20 +43,11 @@ describe('MCP servers in runs: names, failures and switches seen from the run', 
   });
 
   async function addServer(slug: string, url: string, extra: Record<string, unknown> = {}) {
-    const res = await ctx.http
-      .post('/api/system/mcp-servers')
-      .set(auth(admin))
-      .send({ slug, name: slug, transport: 'streamable_http', url, ...extra });
-    if (res.status !== 201) throw new Error(`server not created: ${res.status} ${JSON.stringify(res.body)}`);
+    await ctx.newMcpServer(admin, { slug, url, ...extra });
   }
 
   async function agentWith(mcps: string[], tools: string[] = []): Promise<string> {
-    const res = await ctx.http
-      .post('/api/agents')
-      .set(auth(user))
-      .send({ name: `agent ${mcps.join(' ')}`, config: { mcps, tools } });
-    if (res.status !== 201) throw new Error(`agent not created: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.slug as string;
+    return (await ctx.newAgent(user, { name: `agent ${mcps.join(' ')}`, config: { mcps, tools } })).slug;
   }
 
   async function run(agentSlug: string, input: string) {

@@ -86,12 +86,7 @@ describe('MCP tools in runs', () => {
   }
 
   async function agentWith(mcps: string[], tools: string[] | 'all' = []): Promise<string> {
-    const res = await ctx.http
-      .post('/api/agents')
-      .set(auth(user))
-      .send({ name: `MCP agent ${mcps.join(' ')}`, config: { mcps, tools } });
-    if (res.status !== 201) throw new Error(`agent not created: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.slug as string;
+    return (await ctx.newAgent(user, { name: `MCP agent ${mcps.join(' ')}`, config: { mcps, tools } })).slug;
   }
 
   async function run(agentSlug: string, input: string) {

@@ -2,7 +2,7 @@ import { TestMcpServer } from '../../support/mcp/mcp-test-server';
 import { apiOperations, describeOperation, type ApiOperation } from '../../support/openapi-routes';
 import { RouteFixtures } from '../../support/route-fixtures';
 import { auth } from '../../support/runs/run-helpers';
-import { newPersonalSkill, newSharedSkill, skillMd } from '../../support/skills';
+import { skillMd } from '../../support/skills';
 import { TestContext, type TestUser } from '../../support/test-app';
 
 /** The tool catalog is the one list answered whole (`{items}`): clients filter it, never page it. */
@@ -37,9 +37,9 @@ describe('every list route pages with limit and cursor', () => {
       .send({ slug: 'list-fixture', name: 'List fixture', transport: 'streamable_http', url: mcp.url });
     expect(server.status).toBe(201);
     fixtures.usePathId('/api/system/mcp-servers/', 'list-fixture');
-    await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('list-second') });
+    await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd('list-second') });
     // A personal skill shadowing a shared one: both rows carry the same slug.
-    await newPersonalSkill(ctx, admin, { 'SKILL.md': skillMd('route-fixture') });
+    await ctx.newPersonalSkill(admin, { 'SKILL.md': skillMd('route-fixture') });
     const kbPath = fixtures.pathOf({ path: '/api/knowledge-bases/{kb_id}/files' } as ApiOperation);
     for (const name of ['second.md', 'third.md']) {
       const file = await ctx.http

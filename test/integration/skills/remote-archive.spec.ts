@@ -16,13 +16,11 @@ import {
 } from '../../../src/common/http-safety';
 import { AppConfigModule } from '../../../src/config/config.module';
 import { parseConfig } from '../../../src/config/parse-config';
-import {
-  fetchRemoteArchive,
-  groupSkillFolders,
-  parseRemoteSource,
-  readSkillArchive,
-  RemoteSourceError,
-} from '../../../src/modules/skills';
+import { fetchRemoteArchive } from '../../../src/modules/skills/remote/fetch-remote-archive';
+import { groupSkillFolders } from '../../../src/modules/skills/archive/group-skill-folders';
+import { parseRemoteSource } from '../../../src/modules/skills/remote/parse-remote-source';
+import { readSkillArchive } from '../../../src/modules/skills/archive/skill-archive';
+import { RemoteSourceError } from '../../../src/modules/skills/remote/remote-source.errors';
 
 const TLS = join(__dirname, '../../support/fixtures/tls');
 const MB = 1024 * 1024;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillEntity } from '../../../src/modules/skills/storage/skill.entity';
 import { auth } from '../../support/runs/run-helpers';
-import { newSharedSkill, skillMd } from '../../support/skills';
+import { skillMd } from '../../support/skills';
 import { TestContext, type TestUser } from '../../support/test-app';
 
 describe('skills: dependencies', () => {
@@ -26,9 +26,9 @@ describe('skills: dependencies', () => {
   const row = (slug: string) => ctx.dataSource.getRepository(SkillEntity).findOneByOrFail({ slug });
 
   it('refuses a cycle with 422 naming it, and a self reference, writing nothing', async () => {
-    const a = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('cycle-a') }, global);
-    const b = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('cycle-b') }, global);
-    const c = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('cycle-c') }, global);
+    const a = await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd('cycle-a') }, global);
+    const b = await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd('cycle-b') }, global);
+    const c = await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd('cycle-c') }, global);
     expect((await setDeps(a, { skill_dependencies: [b] })).status).toBe(200);
     expect((await setDeps(b, { skill_dependencies: [c] })).status).toBe(200);
     const before = rootFile(c);
@@ -55,7 +55,7 @@ describe('skills: dependencies', () => {
   });
 
   it('accepts registered local tools and refuses unknown and knowledge tool names', async () => {
-    const slug = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('tools-one') }, global);
+    const slug = await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd('tools-one') }, global);
     expect((await setDeps(slug, { tool_dependencies: ['read_file', 'web_search'] })).status).toBe(200);
     expect((await row(slug)).toolDependencies).toEqual(['read_file', 'web_search']);
     for (const name of ['query_kb', 'list_kbs', 'find_kb_document', 'open_kb_document', 'search_file']) {
@@ -71,7 +71,7 @@ describe('skills: dependencies', () => {
   });
 
   it('accepts an MCP dependency on a configured server (enabled or not) and refuses an unknown one', async () => {
-    const slug = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('mcp-one') }, global);
+    const slug = await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd('mcp-one') }, global);
     // The builtin deepwiki-official is synced at start, disabled: it exists.
     const known = await setDeps(slug, { mcp_dependencies: ['deepwiki-official'] });
     expect(known.status).toBe(200);
@@ -90,9 +90,8 @@ describe('skills: dependencies', () => {
 
   it('needs skill dependencies that exist and that every reader of the dependent skill can read', async () => {
     const reader = await ctx.newUser();
-    const parent = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('wide-parent') }, global);
-    const narrow = await newSharedSkill(
-      ctx,
+    const parent = await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd('wide-parent') }, global);
+    const narrow = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('narrow-child') },
       {
@@ -110,7 +109,7 @@ describe('skills: dependencies', () => {
     expect((await setDeps(parent, { skill_dependencies: ['deep-research'] })).status).toBe(200);
 
     // Narrowing a dependency's scope under a skill that depends on it is refused too.
-    const child = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('shared-child') }, global);
+    const child = await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd('shared-child') }, global);
     expect((await setDeps(parent, { skill_dependencies: [child] })).status).toBe(200);
     const narrowed = await ctx.http
       .put(`/api/skills/${child}/share-config`)

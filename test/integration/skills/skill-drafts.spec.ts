@@ -6,7 +6,7 @@ import { SkillEntity } from '../../../src/modules/skills/storage/skill.entity';
 import { SkillDraftsRetention } from '../../../src/modules/skills/drafts/skill-drafts-retention';
 import { looseWhitespace, makeLyingZip, type LyingEntry } from '../../support/fixtures/make-lying-zip';
 import { auth } from '../../support/runs/run-helpers';
-import { newSharedSkill, skillMd } from '../../support/skills';
+import { skillMd } from '../../support/skills';
 import { TestContext, type TestUser } from '../../support/test-app';
 
 const MB = 1024 * 1024;
@@ -165,7 +165,7 @@ describe('skill drafts: upload, confirm, discard', () => {
   });
 
   it('warns of a slug clash in the draft and installs a shared clash as <slug>-v2', async () => {
-    await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('clashing') });
+    await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd('clashing') });
     const draft = (await upload(admin, zip({ 'x/SKILL.md': skillMd('clashing', [], 'new body\n') })))
       .body as Draft;
     expect(draft.items[0].warnings).toEqual([expect.stringContaining('clashing-v2')]);

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillEntity } from '../../../src/modules/skills/storage/skill.entity';
 import { auth } from '../../support/runs/run-helpers';
-import { newPersonalSkill, newSharedSkill, skillMd } from '../../support/skills';
+import { skillMd } from '../../support/skills';
 import { TestContext, type TestUser } from '../../support/test-app';
 
 describe('skills: editing files', () => {
@@ -22,7 +22,7 @@ describe('skills: editing files', () => {
     ctx.http.get(`/api/skills/${slug}/files?path=${encodeURIComponent(path)}`).set(auth(admin));
 
   it('refuses a stale revision with 409 and writes nothing', async () => {
-    const slug = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('stale-one'), 'notes.md': 'v1' });
+    const slug = await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd('stale-one'), 'notes.md': 'v1' });
     const first = (await readFile(slug, 'notes.md')).body as { revision: string };
     const put = (content: string, revision: string) =>
       ctx.http
@@ -41,7 +41,7 @@ describe('skills: editing files', () => {
   });
 
   it('re-parses a saved root SKILL.md: name, description and version sync, the slug stays', async () => {
-    const slug = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('resync-one') });
+    const slug = await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd('resync-one') });
     const root = (await readFile(slug, 'SKILL.md')).body as { content: string; revision: string };
     const next = root.content.replace('name: resync-one', 'name: Renamed skill\nversion: "2.0.0"');
     const saved = await ctx.http
@@ -81,7 +81,7 @@ describe('skills: editing files', () => {
       '# PDF tools',
       '',
     ].join('\n');
-    const slug = await newSharedSkill(ctx, admin, { 'SKILL.md': original, 'LICENSE.txt': 'terms' });
+    const slug = await ctx.newSharedSkill(admin, { 'SKILL.md': original, 'LICENSE.txt': 'terms' });
     const detail = await ctx.http.get(`/api/skills/${slug}`).set(auth(admin));
     expect(detail.body).toMatchObject({
       license: 'Complete terms in LICENSE.txt',
@@ -112,7 +112,7 @@ describe('skills: editing files', () => {
   });
 
   it('refuses to delete the root SKILL.md (422) and deletes other files', async () => {
-    const slug = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('delete-one'), 'ref/a.md': 'A' });
+    const slug = await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd('delete-one'), 'ref/a.md': 'A' });
     const root = await ctx.http.delete(`/api/skills/${slug}/files?path=SKILL.md`).set(auth(admin));
     expect(root.status).toBe(422);
     expect(root.body).toMatchObject({ code: 'skills.root_file_required' });
@@ -126,7 +126,7 @@ describe('skills: editing files', () => {
   });
 
   it('refuses unsafe paths (400) and symlinks (422), writing nothing', async () => {
-    const slug = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('paths-one') });
+    const slug = await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd('paths-one') });
     symlinkSync('/etc', join(dir(slug), 'link'));
     const before = readdirSync(dir(slug)).sort();
     for (const path of [
@@ -161,7 +161,7 @@ describe('skills: editing files', () => {
   });
 
   it('serves text only: a binary file is refused for reading (422)', async () => {
-    const slug = await newSharedSkill(ctx, admin, {
+    const slug = await ctx.newSharedSkill(admin, {
       'SKILL.md': skillMd('binary-one'),
       'logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]),
     });
@@ -173,7 +173,7 @@ describe('skills: editing files', () => {
   it('exports a zip holding every file byte for byte', async () => {
     const logo = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255]);
     const files = { 'SKILL.md': skillMd('export-one'), 'ref/guide.md': '# Guide\n', 'assets/logo.png': logo };
-    const slug = await newSharedSkill(ctx, admin, files);
+    const slug = await ctx.newSharedSkill(admin, files);
     const res = await ctx.http
       .get(`/api/skills/${slug}/export`)
       .set(auth(admin))
@@ -197,7 +197,7 @@ describe('skills: editing files', () => {
 
   it('edits personal skills in the owner workspace with the same revision rule', async () => {
     const user = await ctx.newUser();
-    const slug = await newPersonalSkill(ctx, user, { 'SKILL.md': skillMd('personal-edit'), 'a.md': 'one' });
+    const slug = await ctx.newPersonalSkill(user, { 'SKILL.md': skillMd('personal-edit'), 'a.md': 'one' });
     const personalDir = join(ctx.config.dataDir, 'users', user.id, 'user-data', 'agents', 'skills', slug);
     const read = await ctx.http.get(`/api/skills/${slug}/files?path=a.md`).set(auth(user));
     const put = (content: string) =>

@@ -6,7 +6,7 @@ import { packageHash } from '../../../src/modules/skills/package/skill-package';
 import { SkillEntity } from '../../../src/modules/skills/storage/skill.entity';
 import { WorkspacePathResolver } from '../../../src/modules/workspace/index';
 import { auth } from '../../support/runs/run-helpers';
-import { newPersonalSkill, newSharedSkill, skillMd } from '../../support/skills';
+import { skillMd } from '../../support/skills';
 import { TestContext, type TestUser } from '../../support/test-app';
 
 const MB = 1024 * 1024;
@@ -52,8 +52,8 @@ describe('skills: the package cap on writes, the stored content hash, the stream
         const files = { 'SKILL.md': skillMd(`capped-${kind}`), 'notes.md': 'short' };
         const slug =
           kind === 'shared'
-            ? await newSharedSkill(ctx, admin, files)
-            : await newPersonalSkill(ctx, alice, files);
+            ? await ctx.newSharedSkill(admin, files)
+            : await ctx.newPersonalSkill(alice, files);
         const dir = kind === 'shared' ? sharedDir(slug) : personalDir(alice, slug);
         // A sparse file: the skill 100 bytes under the cap by size, nothing on the disk.
         const used = Object.values(files).reduce((sum, text) => sum + Buffer.byteLength(text), 0);
@@ -94,7 +94,7 @@ describe('skills: the package cap on writes, the stored content hash, the stream
 
   describe('the content hash', () => {
     it("is kept on a shared skill's writes and served from the row on reads", async () => {
-      const slug = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('hashed-one'), 'notes.md': 'v1' });
+      const slug = await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd('hashed-one'), 'notes.md': 'v1' });
       const detail = async () =>
         (await ctx.http.get(`/api/skills/${slug}`).set(auth(admin))).body as { revision: string };
       const tree = async () =>
@@ -127,7 +127,7 @@ describe('skills: the package cap on writes, the stored content hash, the stream
     });
 
     it("changes on a personal skill's edit without reading its files on detail and tree", async () => {
-      const slug = await newPersonalSkill(ctx, alice, {
+      const slug = await ctx.newPersonalSkill(alice, {
         'SKILL.md': skillMd('hashed-mine'),
         'notes.md': 'v1',
         'data/blob.bin': randomBytes(4096),
@@ -179,7 +179,7 @@ describe('skills: the package cap on writes, the stored content hash, the stream
         'assets/blob.bin': blob,
         'empty.txt': '',
       };
-      const slug = await newSharedSkill(ctx, admin, files);
+      const slug = await ctx.newSharedSkill(admin, files);
       const res = await download(admin, slug);
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toContain('application/zip');
@@ -199,8 +199,7 @@ describe('skills: the package cap on writes, the stored content hash, the stream
     });
 
     it("refuses a reader's export (403) and another user's personal skill (404)", async () => {
-      const slug = await newSharedSkill(
-        ctx,
+      const slug = await ctx.newSharedSkill(
         admin,
         { 'SKILL.md': skillMd('export-read-only') },
         { version: 2, read_scope: { level: 'users', user_ids: [alice.id, admin.id] } },
@@ -210,7 +209,7 @@ describe('skills: the package cap on writes, the stored content hash, the stream
         code: (JSON.parse((res.body as Buffer).toString('utf8')) as { code: string }).code,
       });
       expect(refusal(await download(alice, slug))).toEqual({ status: 403, code: 'skills.manage_forbidden' });
-      const mine = await newPersonalSkill(ctx, alice, { 'SKILL.md': skillMd('export-private') });
+      const mine = await ctx.newPersonalSkill(alice, { 'SKILL.md': skillMd('export-private') });
       const bob = await ctx.newUser();
       expect(refusal(await download(bob, mine))).toEqual({ status: 404, code: 'skills.not_found' });
     });

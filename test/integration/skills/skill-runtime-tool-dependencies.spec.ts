@@ -6,8 +6,7 @@ import { WorkspacePathResolver } from '../../../src/modules/workspace/index';
 import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
 import { startRuntime } from '../../support/runs/runtime-context';
-import { newSharedSkill, skillMd } from '../../support/skills';
-import { newAgent } from '../../support/skills-runtime';
+import { skillMd } from '../../support/skills';
 import type { TestContext, TestUser } from '../../support/test-app';
 
 /** Subagent tools are mounted by the runtime: a skill naming one would offer it twice in a run. */
@@ -59,7 +58,7 @@ describe('skills: runtime-mounted tools are not dependencies', () => {
   });
 
   it('refuses the edits that would add one (dependencies route, SKILL.md save) and changes nothing', async () => {
-    const slug = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('edited-deps') });
+    const slug = await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd('edited-deps') });
     const before = readFileSync(join(sharedDir(slug), 'SKILL.md'), 'utf8');
     const deps = await ctx.http
       .put(`/api/skills/${slug}/dependencies`)
@@ -88,8 +87,7 @@ describe('skills: runtime-mounted tools are not dependencies', () => {
 
   it('runs an agent with subagents whose user has a skill naming a subagent tool (written by hand, or an older row)', async () => {
     const user = await ctx.newUser();
-    const legacy = await newSharedSkill(
-      ctx,
+    const legacy = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('legacy-subagent-dep') },
       { version: 2, read_scope: { level: 'users', user_ids: [user.id, admin.id] } },
@@ -116,10 +114,15 @@ describe('skills: runtime-mounted tools are not dependencies', () => {
       .set(auth(user))
       .send({ name: 'Helper', is_subagent: true, config: {} });
     expect(sub.status).toBe(201);
-    const agent = await newAgent(ctx, user, 'With helpers', {
-      skills: [legacy],
-      subagents: [(sub.body as { slug: string }).slug],
-    });
+    const agent = (
+      await ctx.newAgent(user, {
+        name: 'With helpers',
+        config: {
+          skills: [legacy],
+          subagents: [(sub.body as { slug: string }).slug],
+        },
+      })
+    ).slug;
     const thread = await newThread(ctx, user, agent);
     const before = fake.requests.length;
     fake.script({ text: 'done' });

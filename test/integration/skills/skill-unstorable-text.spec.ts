@@ -5,7 +5,7 @@ import { WorkspacePathResolver } from '../../../src/modules/workspace/index';
 import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
 import { startRuntime } from '../../support/runs/runtime-context';
-import { newPersonalSkill, newSharedSkill, skillMd } from '../../support/skills';
+import { skillMd } from '../../support/skills';
 import { systemPrompt } from '../../support/skills-runtime';
 import type { TestContext, TestUser } from '../../support/test-app';
 
@@ -121,7 +121,7 @@ describe('skills: unstorable text in SKILL.md fields', () => {
     );
 
     it('refuses a save of the root SKILL.md holding it (422): the file and the row unchanged', async () => {
-      const slug = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd(`put-${tag}`) });
+      const slug = await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd(`put-${tag}`) });
       const file = join(ctx.config.dataDir, 'skills', slug, 'SKILL.md');
       const before = { text: readFileSync(file, 'utf8'), row: await row(slug) };
       const read = await ctx.http.get(`/api/skills/${slug}/files?path=SKILL.md`).set(auth(admin));
@@ -137,7 +137,7 @@ describe('skills: unstorable text in SKILL.md fields', () => {
       expect(readFileSync(file, 'utf8')).toBe(before.text);
       expect(await row(slug)).toEqual(before.row);
 
-      const personal = await newPersonalSkill(ctx, alice, { 'SKILL.md': skillMd(`mine-${tag}`) });
+      const personal = await ctx.newPersonalSkill(alice, { 'SKILL.md': skillMd(`mine-${tag}`) });
       const mine = await ctx.http.get(`/api/skills/${personal}/files?path=SKILL.md`).set(auth(alice));
       const refused = await ctx.http
         .put(`/api/skills/${personal}/files`)
@@ -153,7 +153,7 @@ describe('skills: unstorable text in SKILL.md fields', () => {
   });
 
   it('leaves the file as it was when the index update of a save fails', async () => {
-    const slug = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('index-fails'), 'notes.md': 'v1' });
+    const slug = await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd('index-fails'), 'notes.md': 'v1' });
     const file = join(ctx.config.dataDir, 'skills', slug, 'SKILL.md');
     const before = { text: readFileSync(file, 'utf8'), row: await row(slug) };
     await ctx.dataSource.query(`
@@ -190,7 +190,7 @@ describe('skills: unstorable text in SKILL.md fields', () => {
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, 'SKILL.md'), badSkillMd(`by-hand-${i}`, lines));
     }
-    await newPersonalSkill(ctx, user, { 'SKILL.md': skillMd('fine-one') });
+    await ctx.newPersonalSkill(user, { 'SKILL.md': skillMd('fine-one') });
     for (const input of ['first', 'second']) {
       const thread = await newThread(ctx, user);
       const before = fake.requests.length;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillEntity } from '../../../src/modules/skills/storage/skill.entity';
 import { auth } from '../../support/runs/run-helpers';
-import { newPersonalSkill, newSharedSkill, skillMd } from '../../support/skills';
+import { skillMd } from '../../support/skills';
 import { TestContext, type TestUser } from '../../support/test-app';
 
 describe('skills: listing and permissions', () => {
@@ -42,7 +42,7 @@ describe('skills: listing and permissions', () => {
   });
 
   it("answers 404 for another user's shared skill on every route, and changes nothing", async () => {
-    const slug = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('hidden-one'), 'a.md': 'A' });
+    const slug = await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd('hidden-one'), 'a.md': 'A' });
     const before = await row(slug);
     const calls = [
       ctx.http.get(`/api/skills/${slug}`),
@@ -77,8 +77,7 @@ describe('skills: listing and permissions', () => {
 
   it('lets a read-scope user read but not change (403), and a manage-scope user manage', async () => {
     const manager = await ctx.newUser();
-    const slug = await newSharedSkill(
-      ctx,
+    const slug = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('scoped-one'), 'a.md': 'A' },
       {
@@ -120,7 +119,7 @@ describe('skills: listing and permissions', () => {
   it('refuses department and global scopes from a normal user (403) and keeps the config', async () => {
     const owner = await ctx.newUser();
     // A normal user owning a shared skill (an admin may later hand it over; the rule is the user's role).
-    const slug = await newSharedSkill(ctx, admin, { 'SKILL.md': skillMd('owned-by-user') });
+    const slug = await ctx.newSharedSkill(admin, { 'SKILL.md': skillMd('owned-by-user') });
     await ctx.dataSource.getRepository(SkillEntity).update({ slug }, { ownerId: owner.id });
     for (const read_scope of [
       { level: 'global' },
@@ -177,13 +176,12 @@ describe('skills: listing and permissions', () => {
   });
 
   it('lets a personal skill shadow a shared one for its owner only, and restores it on delete', async () => {
-    const slug = await newSharedSkill(
-      ctx,
+    const slug = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('shadowed', [], 'shared body\n') },
       { version: 2, read_scope: { level: 'users', user_ids: [admin.id, reader.id, stranger.id] } },
     );
-    await newPersonalSkill(ctx, reader, { 'SKILL.md': skillMd('shadowed', [], 'personal body\n') });
+    await ctx.newPersonalSkill(reader, { 'SKILL.md': skillMd('shadowed', [], 'personal body\n') });
     const list = await ctx.http.get('/api/skills').set(auth(reader));
     const mine = (
       list.body as { items: { slug: string; source: string; shadowed_by_personal: boolean }[] }

@@ -5,8 +5,8 @@ import { TestMcpServer } from '../../support/mcp/mcp-test-server';
 import { offeredTools, toolAnswer } from '../../support/runs/model-requests';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
 import { startRuntime } from '../../support/runs/runtime-context';
-import { newPersonalSkill, newSharedSkill, skillMd } from '../../support/skills';
-import { newAgent, personalSkillPath, sharedSkillPath } from '../../support/skills-runtime';
+import { skillMd } from '../../support/skills';
+import { personalSkillPath, sharedSkillPath } from '../../support/skills-runtime';
 import type { TestContext, TestUser } from '../../support/test-app';
 
 describe('skills: tool gating, progressive activation, preload', () => {
@@ -23,11 +23,7 @@ describe('skills: tool gating, progressive activation, preload', () => {
       transport: 'streamable_http',
       tools: [{ name: 'gate_lookup', description: 'Looks up a term.', input: { term: z.string() } }],
     });
-    const res = await ctx.http
-      .post('/api/system/mcp-servers')
-      .set(auth(admin))
-      .send({ slug: 'gate-server', name: 'gate', transport: 'streamable_http', url: mcp.url });
-    if (res.status !== 201) throw new Error(`server not created: ${res.status}`);
+    await ctx.newMcpServer(admin, { slug: 'gate-server', name: 'gate', url: mcp.url });
   });
   afterAll(async () => {
     await close();
@@ -53,19 +49,19 @@ describe('skills: tool gating, progressive activation, preload', () => {
 
   it('hides a tool only a skill needs, refuses it, ignores failed and out-of-run reads, opens it after read_file of SKILL.md, and keeps it across a resume', async () => {
     const user = await ctx.newUser();
-    const gated = await newSharedSkill(
-      ctx,
+    const gated = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('gate-writer', ['tool_dependencies: [write_file]']) },
       sharedWith(user, admin),
     );
-    const outside = await newSharedSkill(
-      ctx,
+    const outside = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('gate-outside') },
       sharedWith(user, admin),
     );
-    const agent = await newAgent(ctx, user, 'Gated agent', { tools: ['read_file'], skills: [gated] });
+    const agent = (
+      await ctx.newAgent(user, { name: 'Gated agent', config: { tools: ['read_file'], skills: [gated] } })
+    ).slug;
     const threadId = await newThread(ctx, user, agent);
     const start = fake.requests.length;
     fake.script(
@@ -112,17 +108,21 @@ describe('skills: tool gating, progressive activation, preload', () => {
 
   it("opens a preloaded skill's dependencies from the first model call", async () => {
     const user = await ctx.newUser();
-    const pre = await newSharedSkill(
-      ctx,
+    const pre = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('gate-preloaded', ['tool_dependencies: [write_file]']) },
       sharedWith(user, admin),
     );
-    const agent = await newAgent(ctx, user, 'Preloaded gate agent', {
-      tools: ['read_file'],
-      skills: [pre],
-      preload_skills: [pre],
-    });
+    const agent = (
+      await ctx.newAgent(user, {
+        name: 'Preloaded gate agent',
+        config: {
+          tools: ['read_file'],
+          skills: [pre],
+          preload_skills: [pre],
+        },
+      })
+    ).slug;
     const threadId = await newThread(ctx, user, agent);
     const start = fake.requests.length;
     fake.script({ text: 'ok' });
@@ -133,8 +133,7 @@ describe('skills: tool gating, progressive activation, preload', () => {
 
   it('keeps the tools of an MCP dependency hidden until the skill is activated, then offers and runs them', async () => {
     const user = await ctx.newUser();
-    const skill = await newSharedSkill(
-      ctx,
+    const skill = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('gate-mcp') },
       sharedWith(user, admin),
@@ -143,7 +142,9 @@ describe('skills: tool gating, progressive activation, preload', () => {
     await ctx.dataSource
       .getRepository(SkillEntity)
       .update({ slug: skill }, { mcpDependencies: ['gate-server'] });
-    const agent = await newAgent(ctx, user, 'MCP gate agent', { tools: ['read_file'], skills: [skill] });
+    const agent = (
+      await ctx.newAgent(user, { name: 'MCP gate agent', config: { tools: ['read_file'], skills: [skill] } })
+    ).slug;
     const threadId = await newThread(ctx, user, agent);
     const start = fake.requests.length;
     fake.script(
@@ -165,10 +166,12 @@ describe('skills: tool gating, progressive activation, preload', () => {
 
   it('activates a personal skill by a read of its personal SKILL.md path', async () => {
     const user = await ctx.newUser();
-    const mine = await newPersonalSkill(ctx, user, {
+    const mine = await ctx.newPersonalSkill(user, {
       'SKILL.md': skillMd('gate-personal', ['tool_dependencies: [edit_file]']),
     });
-    const agent = await newAgent(ctx, user, 'Personal gate agent', { tools: ['read_file'], skills: [] });
+    const agent = (
+      await ctx.newAgent(user, { name: 'Personal gate agent', config: { tools: ['read_file'], skills: [] } })
+    ).slug;
     const threadId = await newThread(ctx, user, agent);
     const start = fake.requests.length;
     fake.script(

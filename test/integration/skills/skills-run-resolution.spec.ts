@@ -9,8 +9,8 @@ import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-ser
 import { runRow } from '../../support/runs/run-event-rows';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
 import { startRuntime } from '../../support/runs/runtime-context';
-import { newPersonalSkill, newSharedSkill, skillMd } from '../../support/skills';
-import { newAgent, personalSkillPath, sharedSkillPath, systemPrompt } from '../../support/skills-runtime';
+import { skillMd } from '../../support/skills';
+import { personalSkillPath, sharedSkillPath, systemPrompt } from '../../support/skills-runtime';
 import type { TestContext, TestUser } from '../../support/test-app';
 
 describe('skills: per-run resolution (system prompt, snapshot, preload)', () => {
@@ -41,35 +41,32 @@ describe('skills: per-run resolution (system prompt, snapshot, preload)', () => 
 
   it('lists the readable selection, the personal skills (overriding) and the dependency closure, frozen with revisions', async () => {
     const user = await ctx.newUser();
-    const leaf = await newSharedSkill(
-      ctx,
+    const leaf = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('res-leaf') },
       sharedWith(user, admin),
     );
-    const mid = await newSharedSkill(
-      ctx,
+    const mid = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('res-mid', [`skill_dependencies: [${leaf}]`]) },
       sharedWith(user, admin),
     );
-    const top = await newSharedSkill(
-      ctx,
+    const top = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('res-top', [`skill_dependencies: [${mid}]`]) },
       sharedWith(user, admin),
     );
-    const both = await newSharedSkill(
-      ctx,
+    const both = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('res-both') },
       sharedWith(user, admin),
     );
-    await newPersonalSkill(ctx, user, {
+    await ctx.newPersonalSkill(user, {
       'SKILL.md': ['---', `name: ${both}`, 'description: My own version.', '---', '# mine\n'].join('\n'),
     });
-    const mine = await newPersonalSkill(ctx, user, { 'SKILL.md': skillMd('res-mine') });
-    const agent = await newAgent(ctx, user, 'Resolution agent', { skills: [top, both] });
+    const mine = await ctx.newPersonalSkill(user, { 'SKILL.md': skillMd('res-mine') });
+    const agent = (await ctx.newAgent(user, { name: 'Resolution agent', config: { skills: [top, both] } }))
+      .slug;
 
     const { runId, status, requests } = await runOnce(user, agent);
     expect(status).toBe('completed');
@@ -100,19 +97,19 @@ describe('skills: per-run resolution (system prompt, snapshot, preload)', () => 
   it('drops a selected skill the running user may not read', async () => {
     const owner = await ctx.newUser();
     const other = await ctx.newUser();
-    const open = await newSharedSkill(
-      ctx,
+    const open = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('res-open') },
       sharedWith(owner, other, admin),
     );
-    const closed = await newSharedSkill(
-      ctx,
+    const closed = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('res-closed') },
       sharedWith(owner, admin),
     );
-    const agent = await newAgent(ctx, owner, 'Shared resolution agent', { skills: [open, closed] });
+    const agent = (
+      await ctx.newAgent(owner, { name: 'Shared resolution agent', config: { skills: [open, closed] } })
+    ).slug;
     const shared = await ctx.http
       .patch(`/api/agents/${agent}`)
       .set(auth(owner))
@@ -130,13 +127,14 @@ describe('skills: per-run resolution (system prompt, snapshot, preload)', () => 
   it('injects a preloaded SKILL.md in full; a missing root fails the run with skills.preload_root_missing', async () => {
     const user = await ctx.newUser();
     const body = '# Preloaded\n\nUnique preload marker 7f3a.\n';
-    const pre = await newSharedSkill(
-      ctx,
+    const pre = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('res-pre', [], body) },
       sharedWith(user, admin),
     );
-    const agent = await newAgent(ctx, user, 'Preload agent', { skills: [pre], preload_skills: [pre] });
+    const agent = (
+      await ctx.newAgent(user, { name: 'Preload agent', config: { skills: [pre], preload_skills: [pre] } })
+    ).slug;
     const ok = await runOnce(user, agent);
     expect(ok.status).toBe('completed');
     expect(systemPrompt(ok.requests[0])).toContain('Unique preload marker 7f3a.');
@@ -156,13 +154,12 @@ describe('skills: per-run resolution (system prompt, snapshot, preload)', () => 
 
   it('keeps a prepared run on its snapshot; a change to a shared skill applies to runs prepared afterwards', async () => {
     const user = await ctx.newUser();
-    const skill = await newSharedSkill(
-      ctx,
+    const skill = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('res-frozen') },
       sharedWith(user, admin),
     );
-    const agent = await newAgent(ctx, user, 'Frozen agent', { skills: [skill] });
+    const agent = (await ctx.newAgent(user, { name: 'Frozen agent', config: { skills: [skill] } })).slug;
     const threadId = await newThread(ctx, user, agent);
     const start = fake.requests.length;
     fake.script(
@@ -191,22 +188,25 @@ describe('skills: per-run resolution (system prompt, snapshot, preload)', () => 
 
   it('preloads every selected skill with preload_skills "all"', async () => {
     const user = await ctx.newUser();
-    const one = await newSharedSkill(
-      ctx,
+    const one = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('res-all-one', [], '# One\n\nmarker-one-91\n') },
       sharedWith(user, admin),
     );
-    const two = await newSharedSkill(
-      ctx,
+    const two = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('res-all-two', [], '# Two\n\nmarker-two-92\n') },
       sharedWith(user, admin),
     );
-    const agent = await newAgent(ctx, user, 'Preload all agent', {
-      skills: [one, two],
-      preload_skills: 'all',
-    });
+    const agent = (
+      await ctx.newAgent(user, {
+        name: 'Preload all agent',
+        config: {
+          skills: [one, two],
+          preload_skills: 'all',
+        },
+      })
+    ).slug;
     const { status, requests } = await runOnce(user, agent);
     expect(status).toBe('completed');
     expect(systemPrompt(requests[0])).toContain('marker-one-91');
@@ -215,15 +215,16 @@ describe('skills: per-run resolution (system prompt, snapshot, preload)', () => 
 
   it('reads what several parts of a run assembly ask alike once per run, and anew for the next run', async () => {
     const user = await ctx.newUser();
-    const skill = await newSharedSkill(
-      ctx,
+    const skill = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('res-once') },
       sharedWith(user, admin),
     );
     // Skills: the `skills` field's options and skill resolution; MCP servers: the `mcps` field's options
     // and the tool loader; web search settings: the availability of web_search and of web_fetch.
-    const agent = await newAgent(ctx, user, 'Read-once agent', { skills: [skill], mcps: ['knowledge'] });
+    const agent = (
+      await ctx.newAgent(user, { name: 'Read-once agent', config: { skills: [skill], mcps: ['knowledge'] } })
+    ).slug;
     // Private readers behind the shared reads: what actually goes to the database.
     type Methods = Record<string, (...args: unknown[]) => unknown>;
     const spy = (target: unknown, method: string) => jest.spyOn(target as Methods, method);

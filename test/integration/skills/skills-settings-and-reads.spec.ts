@@ -1,9 +1,9 @@
 import { DomainError } from '../../../src/common/errors/domain-error';
-import { SkillsSettings } from '../../../src/modules/skills/index';
+import { SkillsSettings } from '../../../src/modules/skills/settings/skills-settings';
 import { SkillsSettingsEntity } from '../../../src/modules/skills/settings/skills-settings.entity';
 import { WorkspacePathResolver } from '../../../src/modules/workspace/index';
 import { auth } from '../../support/runs/run-helpers';
-import { newSharedSkill, skillMd } from '../../support/skills';
+import { skillMd } from '../../support/skills';
 import { TestContext, type TestUser } from '../../support/test-app';
 
 describe('skills settings', () => {
@@ -80,8 +80,7 @@ describe('agents reading /home/gem/skills/<slug>/ through the workspace', () => 
     const admin = await ctx.newUser({ role: 'admin' });
     const reader = await ctx.newUser();
     const stranger = await ctx.newUser();
-    const slug = await newSharedSkill(
-      ctx,
+    const slug = await ctx.newSharedSkill(
       admin,
       { 'SKILL.md': skillMd('read-rule') },
       {

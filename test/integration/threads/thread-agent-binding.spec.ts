@@ -24,17 +24,12 @@ describe('threads are bound to their agent by id', () => {
     );
 
   const createAgent = async (owner: TestUser, slug: string, prompt: string, sharedWith: string[] = []) => {
-    const res = await ctx.http
-      .post('/api/agents')
-      .set(auth(owner))
-      .send({
-        name: `Agent ${slug}`,
-        slug,
-        config: { system_prompt: prompt },
-        share_config: { version: 2, read_scope: { level: 'users', user_ids: [owner.id, ...sharedWith] } },
-      });
-    if (res.status !== 201) throw new Error(`agent not created: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body as { slug: string };
+    return ctx.newAgent(owner, {
+      name: `Agent ${slug}`,
+      slug,
+      config: { system_prompt: prompt },
+      share_config: { version: 2, read_scope: { level: 'users', user_ids: [owner.id, ...sharedWith] } },
+    });
   };
   const deleteAgent = async (owner: TestUser, slug: string) => {
     const res = await ctx.http.delete(`/api/agents/${slug}`).set(auth(owner));

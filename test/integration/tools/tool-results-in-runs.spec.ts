@@ -60,12 +60,7 @@ describe('tool results in runs: every source, any text, any end', () => {
   });
 
   async function agentWith(config: Record<string, unknown>): Promise<string> {
-    const res = await runtime.ctx.http
-      .post('/api/agents')
-      .set(auth(user))
-      .send({ name: `Agent ${Math.random()}`, config });
-    if (res.status !== 201) throw new Error(`agent not created: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.slug as string;
+    return (await runtime.ctx.newAgent(user, { config })).slug;
   }
 
   async function runToEnd(threadId: string, input: string) {

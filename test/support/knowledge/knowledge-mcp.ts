@@ -5,7 +5,6 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { KnowledgeDelegation, type DelegationGrant } from '../../../src/modules/knowledge/index';
 import { ChunkWriter } from '../../../src/modules/knowledge/indexing/chunk-writer';
-import type { ShareScope } from '../../../src/common/sharing/share-config';
 import type { TestContext } from '../test-app';
 
 /** A port free now on 127.0.0.1 (the app is then told to listen there, and workers to call there). */
@@ -67,18 +66,6 @@ export async function callJson<T = Record<string, unknown>>(
     body = { text } as T;
   }
   return { isError: result.isError === true, body };
-}
-
-export async function insertKb(
-  ctx: TestContext,
-  options: { name?: string; description?: string; readScope?: ShareScope; ownerId?: string } = {},
-): Promise<string> {
-  const share = { version: 2, read_scope: options.readScope ?? { level: 'global' }, manage_scope: null };
-  const [kb] = await ctx.dataSource.query<{ id: string }[]>(
-    `INSERT INTO knowledge_bases (name, description, owner_id, share_config) VALUES ($1, $2, $3, $4) RETURNING id`,
-    [options.name ?? 'kb', options.description ?? '', options.ownerId ?? null, JSON.stringify(share)],
-  );
-  return kb.id;
 }
 
 /** A parsed, indexed file: its Markdown stored and its chunks written (one per paragraph when not given). */

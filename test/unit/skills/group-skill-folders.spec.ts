@@ -1,4 +1,5 @@
-import { groupSkillFolders, type ArchiveFile } from '../../../src/modules/skills';
+import { groupSkillFolders } from '../../../src/modules/skills/archive/group-skill-folders';
+import { type ArchiveFile } from '../../../src/common/archive/index';
 
 const file = (path: string, text = path): ArchiveFile => ({ path, bytes: Buffer.from(text) });
 const shape = (result: ReturnType<typeof groupSkillFolders>) => ({

@@ -1,8 +1,8 @@
+import { parseRemoteSource } from '../../../src/modules/skills/remote/parse-remote-source';
 import {
-  parseRemoteSource,
   RemoteSourceError,
   type RemoteSourceRefusalReason,
-} from '../../../src/modules/skills';
+} from '../../../src/modules/skills/remote/remote-source.errors';
 
 const reasonOf = (run: () => unknown): string => {
   try {

@@ -1,7 +1,7 @@
 import { strToU8, zipSync } from 'fflate';
 import fs from 'node:fs';
 import { ArchiveRefusal, type ArchiveRefusalReason } from '../../../src/common/archive';
-import { readSkillArchive, SKILL_ARCHIVE_LIMITS } from '../../../src/modules/skills';
+import { readSkillArchive, SKILL_ARCHIVE_LIMITS } from '../../../src/modules/skills/archive/skill-archive';
 import { looseWhitespace, makeLyingZip, type LyingEntry } from '../../support/fixtures/make-lying-zip';
 
 const KB = 1024;

@@ -6,6 +6,8 @@ import { QueryFailedError, Repository } from 'typeorm';
 import { decodeCursor, toPage, type Page } from '../../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../../common/pagination/keyset.js';
 import type { ShareActor } from '../../../common/sharing/index.js';
+import { escapeLike } from '../../../database/escape-like.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../../database/unique-violation.js';
 import { enqueueOrFail } from '../../../queue/enqueue-or-fail.js';
 import { RedisClient } from '../../../redis/redis-client.js';
 import { isExtractableType } from '../../ocr/index.js';
@@ -27,12 +29,8 @@ import type { UploadedTempFile } from './kb-upload.js';
 /** What a knowledge base accepts, by extension (csv and xlsx become tables). */
 export const KB_FILE_TYPES = ['md', 'markdown', 'txt', 'html', 'htm', 'pdf', 'docx', 'csv', 'xlsx'] as const;
 
-const UNIQUE_VIOLATION = '23505';
-const FOREIGN_KEY_VIOLATION = '23503';
 /** Concurrent uploads of one name race for the next version; the loser tries the one after. */
 const VERSION_TRIES = 5;
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The name as shown (the last path segment of what the client sent, in UTF-8) and its type. */
 function nameAndType(originalname: string): { filename: string; fileType: string } {
@@ -148,11 +146,10 @@ export class KnowledgeFilesService {
           }),
         );
       } catch (error) {
-        const code = (error as QueryFailedError & { driverError?: { code?: string } }).driverError?.code;
         if (!(error instanceof QueryFailedError)) throw error;
         // The base was deleted since the manager check.
-        if (code === FOREIGN_KEY_VIOLATION) throw KnowledgeErrors.notFound(kbId);
-        if (code !== UNIQUE_VIOLATION || attempt >= VERSION_TRIES) throw error;
+        if (isForeignKeyViolation(error)) throw KnowledgeErrors.notFound(kbId);
+        if (!isUniqueViolation(error) || attempt >= VERSION_TRIES) throw error;
       }
     }
   }

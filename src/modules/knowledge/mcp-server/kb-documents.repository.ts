@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { isUUID } from 'class-validator';
 import { Repository } from 'typeorm';
+import { escapeLike } from '../../../database/escape-like.js';
 import { KnowledgeFileEntity, type KnowledgeFileStatus } from '../storage/knowledge-file.entity.js';
 
 /** A file's parsed document, as `find_kb_document` and `open_kb_document` read it. */
@@ -23,11 +24,6 @@ export interface KbFileListing {
   size_bytes: number;
   version: number;
   updated_at: string;
-}
-
-/** `%`, `_` and the escape character itself are taken literally in an ILIKE pattern. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** The reads of the knowledge tools that go beyond search: documents by id and files by name. */

@@ -1,3 +1,4 @@
+import { truncate } from '../../../common/text/truncate.js';
 import { DomainError } from '../../../common/errors/index.js';
 import { HttpSafetyErrorCode } from '../../../common/http-safety/index.js';
 import { McpErrorCode } from '../mcp.errors.js';
@@ -86,6 +87,6 @@ export function describeFailure(error: unknown, config: Pick<McpConnectionConfig
   const message = scrubHeaderValues(failure.message, config.headers).replace(/\s+/g, ' ').trim();
   return {
     code: failure.code,
-    message: message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message,
+    message: truncate(message, MAX_MESSAGE),
   };
 }

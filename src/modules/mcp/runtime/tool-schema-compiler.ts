@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { truncate } from '../../../common/text/truncate.js';
 import { jsonNestsDeeperThan } from '../../../common/http/json-depth.js';
 import { JsonSchemaArgs, type ArgumentIssue } from '../../tools/index.js';
 import { isSafePattern } from './safe-pattern.js';
@@ -23,7 +24,7 @@ type RegExpEngine = NonNullable<NonNullable<Options['code']>['regExp']>;
 const guardedRegExp: RegExpEngine = Object.assign(
   (pattern: string, flags: string) => {
     if (!isSafePattern(pattern))
-      throw new Error(`the pattern "${clip(pattern, 80)}" may backtrack without end`);
+      throw new Error(`the pattern "${truncate(pattern, 80)}" may backtrack without end`);
     return new RegExp(pattern, flags);
   },
   { code: 'new RegExp' },
@@ -69,7 +70,9 @@ export class ToolSchemaCompiler {
       const { $schema: _older, ...asDraft07 } = schema;
       return this.tryCompile(this.ajv07(), asDraft07, schema);
     }
-    return refused(`its input schema declares a dialect this service does not read (${clip(declared, 80)})`);
+    return refused(
+      `its input schema declares a dialect this service does not read (${truncate(declared, 80)})`,
+    );
   }
 
   /** Compiles `schema` (a copy); `offered` is what the model is shown, the server's schema as given. */
@@ -101,7 +104,7 @@ export class ToolSchemaCompiler {
 }
 
 function refused(reason: string): CompiledToolSchema {
-  return { ok: false, reason: clip(reason, MAX_REASON_CHARS) };
+  return { ok: false, reason: truncate(reason, MAX_REASON_CHARS) };
 }
 
 /** `/a/0/b` and a missing or extra property `c` → `a.0.b.c`, as zod paths read. */
@@ -113,11 +116,7 @@ function issueOf(error: ErrorObject): ArgumentIssue {
   const named: unknown = error.params.missingProperty ?? error.params.additionalProperty;
   if (typeof named === 'string') segments.push(named);
   return {
-    path: clip(segments.join('.') || '(root)', MAX_PATH_CHARS),
+    path: truncate(segments.join('.') || '(root)', MAX_PATH_CHARS),
     message: error.message ?? 'is invalid',
   };
-}
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

@@ -1,3 +1,4 @@
+import { truncate } from '../../../../common/text/truncate.js';
 import { KB_TOOL_LIMITS } from './kb-tool-schemas.js';
 
 /** A document's lines as the tools number them (1-based): `\n` splits, a trailing `\r` is dropped. */
@@ -9,8 +10,7 @@ export function documentLines(markdown: string): string[] {
 
 /** One line as shown to the model: its number, a tab, its text (cut when very long). */
 export function numberedLine(lineNumber: number, text: string): string {
-  const shown = text.length > KB_TOOL_LIMITS.lineChars ? `${text.slice(0, KB_TOOL_LIMITS.lineChars)}…` : text;
-  return `${lineNumber}\t${shown}`;
+  return `${lineNumber}\t${truncate(text, KB_TOOL_LIMITS.lineChars)}`;
 }
 
 export interface LineWindow {

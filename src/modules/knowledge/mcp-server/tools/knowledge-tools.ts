@@ -1,3 +1,4 @@
+import { truncate } from '../../../../common/text/truncate.js';
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import type { VerifiedDelegation } from '../../delegation/knowledge-delegation.js';
@@ -86,7 +87,7 @@ export class KnowledgeTools {
       const line = numberedLine(next + 1, lines[next]);
       if (shown.length > 0 && used + line.length + 1 > args.window_size) break;
       // A single line longer than the window is cut to it, so one answer is always bounded.
-      shown.push(line.length > args.window_size ? `${line.slice(0, args.window_size)}…` : line);
+      shown.push(truncate(line, args.window_size));
       used += line.length + 1;
       next++;
     }

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { PgErrorClass, pgErrorCode } from '../../../../database/pg-error-codes.js';
 import { ToolCallAuditRepository, type NewToolCallRecord } from './tool-call-audit.repository.js';
 
 const FLUSH_DELAY_MS = 50;
@@ -94,7 +95,10 @@ export class ToolCallAuditWriter implements OnApplicationShutdown {
 
 /** SQLSTATE class 22 (data exception) or 23 (integrity): retrying the same row can never succeed. */
 function isDataError(error: unknown): boolean {
-  const driverError = (error as { driverError?: { code?: string } }).driverError;
-  const code = driverError?.code ?? (error as { code?: string }).code;
-  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+  const code = pgErrorCode(error);
+  return (
+    code !== undefined &&
+    (code.startsWith(PgErrorClass.DATA_EXCEPTION) ||
+      code.startsWith(PgErrorClass.INTEGRITY_CONSTRAINT_VIOLATION))
+  );
 }
