@@ -10,7 +10,6 @@ export { WorkspaceErrorCode, WorkspaceErrors } from './workspace.errors.js';
 export { WorkspacePathResolver } from './paths/workspace-path-resolver.js';
 export type { ResolvedWorkspacePath } from './paths/workspace-path-resolver.js';
 export { WorkspaceQuota } from './quota/workspace-quota.js';
-export { LargeToolResults } from './large-tool-results.js';
 export {
   isInternalWorkspacePath,
   PERSONAL_SKILLS_ROOT,

@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { OfferedTool, ToolSourceContext, UnavailableComponent } from '../../agent-runtime/index.js';
 import type { DelegationGrant } from '../../knowledge/index.js';
-import { LargeToolResults } from '../../workspace/index.js';
 import {
   ToolRegistry,
   ToolsErrors,
@@ -66,7 +65,6 @@ export class McpToolLoader {
     private readonly repository: McpServersRepository,
     private readonly discovery: McpDiscovery,
     private readonly connections: McpConnections,
-    private readonly largeResults: LargeToolResults,
     private readonly knowledge: KnowledgeMcpEndpoint,
     private readonly registry: ToolRegistry,
     private readonly switches: McpToolSwitches,
@@ -211,6 +209,6 @@ export class McpToolLoader {
     }
     const text = resultText(result);
     if (result.isError === true) throw McpErrors.toolError(name, text);
-    return this.largeResults.offload(text, invocation);
+    return text; // an oversized result is saved by the executor's large-result stage
   }
 }
