@@ -1,51 +1,97 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config.js';
-import { RunEvents, statusEvent } from '../events/run-events.js';
-import type { NewRunEvent, RunEvent } from '../events/run-event.js';
-import { RunDispatcher } from '../queue/run-dispatcher.js';
 import { retryOnConflict } from '../../../database/transient-conflict.js';
-import { entityColumns, hydrate } from '../../../database/prepared-find.js';
-import type { NewMessage } from '../messages/messages.repository.js';
-import { createRunIn } from './run-create-statement.js';
 import type { RunConfigSnapshot } from '../assembly/run-config-snapshot.js';
+import { RunEventBus } from '../events/run-event-bus.js';
+import { doneEvent, statusEvent } from '../events/run-events.js';
+import type { NewRunEvent, RunEvent } from '../events/run-event.js';
+import type { NewMessage } from '../messages/messages.repository.js';
+import { RunDispatcher } from '../queue/run-dispatcher.js';
 import { RunCancelSignals } from '../worker/run-cancel-signals.js';
-import type { RunStatus } from './run-status.js';
-import { RunEntity, type RunError, type TokenUsage } from './run.entity.js';
-import type { QueuedRun } from './runs.repository.js';
-import { ACTIVE_LIST, R_IS_QUEUED_HEAD } from './thread-queue.js';
-import { cancelRunIn } from './run-cancel-statement.js';
-import { requeueDueAwaitIn, tellParentIn } from './run-parent-notice.js';
-import {
-  ENDED_COLUMNS,
-  QUEUED_COLUMNS,
-  terminalEvents,
-  tokenUsageAdded,
-  workerLost,
-  type AwaitParkResult,
-  type ClaimResult,
-  type EndedRow,
-  type NewRunRow,
-  type ParentNotice,
-  type ParkResult,
-  type RunOutcome,
-} from './run-transition-parts.js';
+import { RUN_STATE_MACHINE, transitionInto, type TransitionName } from './run-state-machine.js';
+import { isTerminal, type RunStatus } from './run-status.js';
+import { RunStore, type EndedRow, type NewRunRow } from './run-store.js';
+import type { RunEntity, RunError, TokenUsage } from './run.entity.js';
+import { LeaseLostError, RunFailureCodes, RunsErrors } from './runs.errors.js';
+import { RunsRepository, type QueuedRun } from './runs.repository.js';
 
-export type { AwaitParkResult, ClaimResult, NewRunRow, ParkResult, RunOutcome };
+export type { NewRunRow };
+
+export type ClaimResult =
+  | { kind: 'claimed'; run: RunEntity }
+  /** Another run holds the thread: try again shortly. */
+  | { kind: 'not_head' }
+  /** Finished, cancelled, held by a live lease, or gone: nothing to do. */
+  | { kind: 'not_claimable' };
+
+export type ParkResult = 'parked' | 'not_running';
+
+/** `requeued`: every awaited child had already ended (or the deadline passed) when the parent parked. */
+export type AwaitParkResult = ParkResult | 'requeued';
+
+export interface RunOutcome {
+  status: 'completed' | 'failed' | 'cancelled';
+  error?: RunError;
+}
+
+type RunRef = Pick<RunEntity, 'id' | 'threadId'>;
+/** A run whose thread the effects of its transition do not need. */
+const runOnly = (id: string): RunRef => ({ id, threadId: '' });
+
+/** What a committed transition hands to its `after` effects. */
+interface Committed {
+  run: RunRef;
+  events: RunEvent[];
+  /** The run, queued at the head of its thread (`dispatch`). */
+  queued?: QueuedRun | null;
+  /** The wake-up of a run parked for its children (`schedule_wake`). */
+  wake?: { run: QueuedRun; until: Date };
+  /** The parent told of this run (`publish`, `dispatch_parent`). */
+  parent?: ParentNotice | null;
+}
+
+/** A parent's events, and the parent if it was queued again. */
+interface ParentNotice {
+  runId: string;
+  events: RunEvent[];
+  queued: QueuedRun | null;
+}
+
+const ENDINGS = ['finish', 'fail', 'finish_cancelled'] as const satisfies TransitionName[];
+
+/** The events a transition appends (its table entry), given the ones only its caller knows. */
+function eventsOf(name: TransitionName, given: { error?: RunError; waiting?: NewRunEvent[] } = {}) {
+  const { to, events } = RUN_STATE_MACHINE[name];
+  return events.flatMap((event): NewRunEvent[] => {
+    switch (event) {
+      case 'status':
+        return [statusEvent(to)];
+      case 'done':
+        return [doneEvent(to)];
+      case 'error?':
+        return given.error === undefined
+          ? []
+          : [{ type: 'error', payload: { code: given.error.code, message: given.error.message } }];
+      case 'waiting':
+        return given.waiting ?? [];
+    }
+    throw new Error(`unknown event ${event as string} of ${name}`);
+  });
+}
 
 /**
- * Every change of a run's status (the only place that writes `runs.status`, checked by
- * `run-status-owner.spec.ts`), each in one transaction with the events it causes: its own, or the
- * caller's for the writes that belong to a larger one (creation, answering). Only the lease
- * holder (checked by token) ends a running run; the reconciler ends runs whose lease expired; queued
- * and waiting runs are cancelled directly. After a run leaves its thread, the next queued run of the
- * thread is enqueued.
+ * Applies the transitions of a run's status (`run-state-machine.ts`): each through a statement of
+ * `RunStore` that matches only the table's from-statuses, with the table's events, in one
+ * transaction; then the table's `after` effects. A call whose run is in no from-status writes nothing.
  */
 @Injectable()
 export class RunTransitions {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly events: RunEvents,
+    private readonly store: RunStore,
+    private readonly runs: RunsRepository,
+    private readonly bus: RunEventBus,
     private readonly dispatcher: RunDispatcher,
     private readonly config: AppConfig,
     private readonly signals: RunCancelSignals,
@@ -56,298 +102,224 @@ export class RunTransitions {
   }
 
   /**
-   * Inserts a new run, `queued`, with its first event and the user message it answers, in one
-   * statement inside the creation's transaction (which holds the thread's lock). Publish the events
-   * after the commit.
+   * `create`, inside run creation's transaction (which holds the thread's lock): the run with its first
+   * event and user message and, for a subagent's run, the parent's `subagent` event under its lease.
+   * Call `afterCommit` once committed.
    */
-  createIn(
+  async createIn(
     manager: EntityManager,
     row: NewRunRow,
     userMessage: NewMessage,
-  ): Promise<{ run: RunEntity; events: RunEvent[] }> {
-    return createRunIn(manager, row, userMessage);
+    options: { headsThread: boolean; parent?: { runId: string; leaseToken: string } },
+  ): Promise<{ run: RunEntity; events: RunEvent[]; afterCommit: () => Promise<void> }> {
+    const { run, events } = await this.store.createRun(manager, row, eventsOf('create'), userMessage);
+    const { parent } = options;
+    let notice: ParentNotice | null = null;
+    if (parent !== undefined) {
+      const started: NewRunEvent = {
+        type: 'subagent',
+        payload: { run_id: run.id, thread_id: run.threadId, subagent_slug: run.agentSlug, status: run.status },
+      };
+      const parentEvents = await this.store.appendEventsFenced(parent.runId, [started], parent.leaseToken, manager);
+      if (parentEvents === null) throw new LeaseLostError(parent.runId);
+      notice = { runId: parent.runId, events: parentEvents, queued: null };
+    }
+    const queued = options.headsThread ? run : null;
+    return {
+      run,
+      events,
+      afterCommit: () => this.after('create', { run, events, queued, parent: notice }),
+    };
   }
 
-  /**
-   * Takes the run under a new lease if it is queued and holds its thread (FIFO): the status change, its
-   * event and the run as it is now, in one statement.
-   */
+  /** `claim` under a new lease: the run as it is now, in one statement with its event. */
   async claim(runId: string, leaseToken: string): Promise<ClaimResult> {
-    const runs = this.dataSource.getRepository(RunEntity);
-    const claimed = await this.events.changeAndAppend(
-      runId,
-      [statusEvent('running')],
-      (param) => ({
-        set: `status = 'running', lease_token = ${param(leaseToken)},
-              lease_expires_at = now() + make_interval(secs => ${param(this.leaseSeconds)}),
-              attempts = r.attempts + 1, started_at = coalesce(r.started_at, now())`,
-        where: R_IS_QUEUED_HEAD,
-      }),
-      entityColumns(runs),
-    );
+    const claimed = await this.store.claim(runId, leaseToken, this.leaseSeconds, eventsOf('claim'));
     if (claimed !== null) {
-      void this.events.publish(runId, claimed.events);
-      return { kind: 'claimed', run: hydrate(runs, claimed.run) };
+      await this.after('claim', { run: claimed.run, events: claimed.events });
+      return { kind: 'claimed', run: claimed.run };
     }
-    const current = await this.statusOf(runId);
+    const current = await this.runs.statusOf(runId);
     return current === 'queued' ? { kind: 'not_head' } : { kind: 'not_claimable' };
   }
 
-  /** Renews the lease; the run's status, or null when the lease is no longer this token's. */
-  async heartbeat(runId: string, leaseToken: string): Promise<RunStatus | null> {
-    const [rows] = await this.dataSource.query<[{ status: RunStatus }[], number]>(
-      `UPDATE runs SET lease_expires_at = now() + make_interval(secs => $3)
-        WHERE id = $1 AND lease_token = $2 AND status IN ('running', 'cancel_requested')
-        RETURNING status`,
-      [runId, leaseToken, this.leaseSeconds],
-    );
-    return rows[0]?.status ?? null;
+  /** Renews the lease (no transition); the run's status, or null when the lease is not this token's. */
+  heartbeat(runId: string, leaseToken: string): Promise<RunStatus | null> {
+    return this.store.renewLease(runId, leaseToken, this.leaseSeconds);
   }
 
-  async saveSnapshot(runId: string, leaseToken: string, snapshot: RunConfigSnapshot): Promise<boolean> {
-    const [, affected] = await this.dataSource.query<[unknown, number]>(
-      `UPDATE runs SET config_snapshot = $3 WHERE id = $1 AND lease_token = $2`,
-      [runId, leaseToken, JSON.stringify(snapshot)],
-    );
-    return affected > 0;
+  saveSnapshot(runId: string, leaseToken: string, snapshot: RunConfigSnapshot): Promise<boolean> {
+    return this.store.saveSnapshot(runId, leaseToken, snapshot);
   }
 
   /** Adds a model call's token usage (a reply recorded by the worker carries it in its own statement). */
-  async addUsage(runId: string, leaseToken: string, usage: TokenUsage): Promise<void> {
-    const params: unknown[] = [runId, leaseToken];
-    const set = tokenUsageAdded(usage)((value) => `$${params.push(value)}`);
-    await this.dataSource.query(`UPDATE runs SET ${set} WHERE id = $1 AND lease_token = $2`, params);
+  addUsage(runId: string, leaseToken: string, usage: TokenUsage): Promise<void> {
+    return this.store.addUsage(runId, leaseToken, usage);
   }
 
-  /** The lease holder ends the run. False when the lease was lost (nothing written). */
-  async finish(
-    run: Pick<RunEntity, 'id' | 'threadId'>,
-    leaseToken: string,
-    outcome: RunOutcome,
-  ): Promise<boolean> {
+  /** `finish`, `fail` or `finish_cancelled` by the lease holder. False when the lease was lost. */
+  async finish(run: RunRef, leaseToken: string, outcome: RunOutcome): Promise<boolean> {
+    const name = transitionInto(ENDINGS, outcome.status);
+    const events = eventsOf(name, { error: outcome.error });
+    const error = outcome.error ?? null;
     // A run with no parent has no one else to tell: its ending is one statement.
-    const alone = await this.events.changeAndAppend(run.id, terminalEvents(outcome), (param) => ({
-      set: `status = ${param(outcome.status)}, error = ${param(outcome.error === undefined ? null : JSON.stringify(outcome.error))},
-            finished_at = now(), lease_token = NULL, lease_expires_at = NULL`,
-      where: `r.lease_token = ${param(leaseToken)} AND r.status IN ('running', 'cancel_requested')
-              AND r.parent_run_id IS NULL`,
-    }));
+    const alone = await this.store.endWithoutParent(run.id, leaseToken, outcome.status, error, events);
     if (alone !== null) {
-      await this.afterEnding(run, alone.events, null, true);
+      await this.after(name, { run, events: alone });
       return true;
     }
     const result = await this.dataSource.transaction(async (manager) => {
-      const [rows] = await manager.query<[EndedRow[], number]>(
-        `UPDATE runs SET status = $3, error = $4, finished_at = now(), lease_token = NULL, lease_expires_at = NULL
-          WHERE id = $1 AND lease_token = $2 AND status IN ('running', 'cancel_requested')
-          RETURNING ${ENDED_COLUMNS}`,
-        [
-          run.id,
-          leaseToken,
-          outcome.status,
-          outcome.error === undefined ? null : JSON.stringify(outcome.error),
-        ],
-      );
-      if (rows[0] === undefined) return null;
-      const events = await this.events.appendIn(manager, run.id, terminalEvents(outcome));
-      return { events, parent: await tellParentIn(manager, this.events, run.id, rows[0]) };
+      const ended = await this.store.end(manager, run.id, leaseToken, outcome.status, error);
+      if (ended === null) return null;
+      return {
+        events: await this.store.appendEvents(run.id, events, manager),
+        parent: await this.tellParentIn(manager, run.id, ended),
+      };
     });
     if (result === null) return false;
-    await this.afterEnding(run, result.events, result.parent, true);
+    await this.after(name, { run, ...result });
     return true;
   }
 
   /**
-   * The lease holder's graph stopped at a question: the run becomes `waiting` and gives up its lease,
-   * and `writePoint` stores the waiting point in the same transaction (its events come before the
-   * status event). When the lease is gone or a cancel was requested meanwhile nothing is written, and
-   * the cancel wins over the question (the run ends `cancelled` if this worker still holds it).
+   * `park_for_question`: `writePoint` stores the waiting point in the same transaction (its events
+   * come before the status event). When the lease is gone or a cancel was requested meanwhile nothing
+   * is written, and the cancel wins over the question (the run ends `cancelled` if this worker still
+   * holds it).
    */
-  async park(
-    run: Pick<RunEntity, 'id' | 'threadId'>,
+  async parkForQuestion(
+    run: RunRef,
     leaseToken: string,
     writePoint: (manager: EntityManager) => Promise<NewRunEvent[]>,
   ): Promise<ParkResult> {
     const events = await this.dataSource.transaction(async (manager) => {
-      const [, affected] = await manager.query<[unknown, number]>(
-        `UPDATE runs SET status = 'waiting', lease_token = NULL, lease_expires_at = NULL
-          WHERE id = $1 AND lease_token = $2 AND status = 'running'`,
-        [run.id, leaseToken],
-      );
-      if (affected === 0) return null;
-      const pointEvents = await writePoint(manager);
-      return this.events.appendIn(manager, run.id, [...pointEvents, statusEvent('waiting')]);
+      if (!(await this.store.parkForQuestion(manager, run.id, leaseToken))) return null;
+      const waiting = await writePoint(manager);
+      return this.store.appendEvents(run.id, eventsOf('park_for_question', { waiting }), manager);
     });
     if (events === null) {
       await this.finish(run, leaseToken, { status: 'cancelled' });
       return 'not_running';
     }
-    await this.events.publish(run.id, events);
+    await this.after('park_for_question', { run, events });
     return 'parked';
   }
 
   /**
-   * The lease holder's graph stopped in `subagent_await`: the run becomes `waiting` for `childRunIds`
-   * (no waiting point) and gives up its lease, so its worker slot is free while the children run. The
-   * last of them to end queues it again (`tellParentIn`), or a wake-up job at `until` does. A child
-   * that ended before this park found the run still running: the row is locked now, so it is looked at
-   * again here and the run queued at once if nothing is left to wait for. A cancel requested meanwhile
-   * wins, as in `park`.
+   * `park_awaiting_children`: the run waits for `childRunIds` (no waiting point) and gives up its lease,
+   * so its worker slot is free while the children run. The last of them to end wakes it
+   * (`tellParentIn`), or a wake-up job at `until` does. A child that ended before this park found the
+   * run still running: the row is locked now, so it is looked at again here and the run woken at once
+   * if nothing is left to wait for. A cancel requested meanwhile wins, as in `parkForQuestion`.
    */
   async parkAwaiting(
-    run: Pick<RunEntity, 'id' | 'threadId'>,
+    run: RunRef,
     leaseToken: string,
     childRunIds: string[],
     until: Date,
   ): Promise<AwaitParkResult> {
     const result = await this.dataSource.transaction(async (manager) => {
-      const [parked] = await manager.query<[QueuedRun[], number]>(
-        `UPDATE runs SET status = 'waiting', awaited_run_ids = $3::uuid[], awaiting_until = $4,
-                lease_token = NULL, lease_expires_at = NULL
-          WHERE id = $1 AND lease_token = $2 AND status = 'running'
-          RETURNING ${QUEUED_COLUMNS}`,
-        [run.id, leaseToken, childRunIds, until],
-      );
-      if (parked[0] === undefined) return null;
-      const queued = await requeueDueAwaitIn(manager, run.id);
-      const statuses = queued === null ? ['waiting'] : ['waiting', 'queued'];
-      return {
-        parked: parked[0],
-        queued,
-        events: await this.events.appendIn(manager, run.id, statuses.map(statusEvent)),
-      };
+      const parked = await this.store.parkAwaitingChildren(manager, run.id, leaseToken, childRunIds, until);
+      if (parked === null) return null;
+      const queued = await this.store.wakeIfDue(manager, run.id);
+      const applied = [eventsOf('park_awaiting_children'), ...(queued === null ? [] : [eventsOf('wake')])];
+      return { parked, queued, events: await this.store.appendEvents(run.id, applied.flat(), manager) };
     });
     if (result === null) {
       await this.finish(run, leaseToken, { status: 'cancelled' });
       return 'not_running';
     }
-    await this.events.publish(run.id, result.events);
-    if (result.queued !== null) {
-      await this.dispatcher.dispatch(result.queued);
+    const { parked, queued, events } = result;
+    if (queued !== null) {
+      await this.after('wake', { run, events, queued });
       return 'requeued';
     }
-    await this.dispatcher.dispatchWake(result.parked, until);
+    await this.after('park_awaiting_children', { run, events, wake: { run: parked, until } });
     return 'parked';
   }
 
-  /** A run parked in `subagent_await` whose deadline passed (or whose children all ended) is queued. */
+  /** `wake`: a run parked for its children whose deadline passed (or whose children all ended). */
   async wakeDueAwait(runId: string): Promise<boolean> {
     const result = await this.dataSource.transaction(async (manager) => {
-      const queued = await requeueDueAwaitIn(manager, runId);
-      return queued === null
-        ? null
-        : { queued, events: await this.events.appendIn(manager, runId, [statusEvent('queued')]) };
+      const queued = await this.store.wakeIfDue(manager, runId);
+      if (queued === null) return null;
+      return { queued, events: await this.store.appendEvents(runId, eventsOf('wake'), manager) };
     });
     if (result === null) return false;
-    await this.events.publish(runId, result.events);
-    await this.dispatcher.dispatch(result.queued);
+    await this.after('wake', { run: runOnly(runId), ...result });
     return true;
   }
 
   /**
-   * An answered waiting run is `queued` again, inside the answer's transaction (which locked the run
-   * row and found it `waiting`). Publish the events and enqueue the run after the commit.
+   * `requeue_answered`, inside the answer's transaction (which locked the run row). Refused with
+   * `runs.not_waiting` when the run is not waiting. Call `afterCommit` once committed.
    */
   async requeueAnsweredIn(
     manager: EntityManager,
-    runId: string,
-    resumeRequestId: string | null,
-  ): Promise<RunEvent[]> {
+    run: QueuedRun,
+  ): Promise<{ afterCommit: () => Promise<void> }> {
     // The answering request is named on the log lines of the execution it resumes.
-    await manager.query(`UPDATE runs SET status = 'queued', resume_request_id = $2 WHERE id = $1`, [
-      runId,
-      resumeRequestId,
-    ]);
-    return this.events.appendIn(manager, runId, [statusEvent('queued')]);
+    if (!(await this.store.requeueAnswered(manager, run.id, run.resumeRequestId))) throw RunsErrors.notWaiting();
+    const events = await this.store.appendEvents(run.id, eventsOf('requeue_answered'), manager);
+    return { afterCommit: () => this.after('requeue_answered', { run: runOnly(run.id), events, queued: run }) };
   }
 
-  /** On shutdown: hand the run back (`queued`) so another worker continues it from its checkpoint. */
-  async release(run: Pick<RunEntity, 'id' | 'threadId'>, leaseToken: string): Promise<boolean> {
+  /** `release` (or `release_cancelled`) on shutdown or an outage: another worker continues the run. */
+  async release(run: RunRef, leaseToken: string): Promise<boolean> {
     const result = await this.dataSource.transaction(async (manager) => {
-      const [rows] = await manager.query<[EndedRow[], number]>(
-        `UPDATE runs SET status = CASE WHEN status = 'cancel_requested' THEN 'cancelled' ELSE 'queued' END,
-                finished_at = CASE WHEN status = 'cancel_requested' THEN now() END,
-                lease_token = NULL, lease_expires_at = NULL
-          WHERE id = $1 AND lease_token = $2 AND status IN ('running', 'cancel_requested')
-          RETURNING ${ENDED_COLUMNS}`,
-        [run.id, leaseToken],
-      );
-      const row = rows[0];
-      if (row === undefined) return null;
-      if (row.status !== 'cancelled')
-        return {
-          events: await this.events.appendIn(manager, run.id, [statusEvent(row.status)]),
-          parent: null,
-          ended: false,
-        };
-      const events = await this.events.appendIn(manager, run.id, terminalEvents({ status: 'cancelled' }));
-      return { events, parent: await tellParentIn(manager, this.events, run.id, row), ended: true };
+      const row = await this.store.release(manager, run.id, leaseToken);
+      return row === null ? null : this.appendEnding(manager, run.id, row, ['release', 'release_cancelled']);
     });
     if (result === null) return false;
-    await this.afterEnding(run, result.events, result.parent, result.ended === true);
+    await this.after(result.name, { run, ...result });
     return true;
   }
 
   /**
-   * A run whose lease expired (its worker died or stalled): a cancel request is honoured, a run with
-   * claims left is re-queued (it resumes from its checkpoint), otherwise it fails with a reason.
+   * `recover`, `recover_exhausted` or `recover_cancelled`: a run whose lease expired (its worker died or
+   * stalled) is queued again to resume from its checkpoint, failed after its last claim, or cancelled
+   * if a cancel was requested.
    */
   async recoverExpired(runId: string): Promise<RunStatus | null> {
+    const { maxAttempts } = this.config.runtime;
+    const exhausted = {
+      code: RunFailureCodes.workerLost,
+      message: `The worker executing the run stopped responding (${maxAttempts} attempts).`,
+    };
     const result = await this.dataSource.transaction(async (manager) => {
-      const [rows] = await manager.query<[(EndedRow & { error: RunError | null })[], number]>(
-        `UPDATE runs SET
-            status = CASE WHEN status = 'cancel_requested' THEN 'cancelled'
-                          WHEN attempts >= $2 THEN 'failed' ELSE 'queued' END,
-            error = CASE WHEN status <> 'cancel_requested' AND attempts >= $2 THEN $3::jsonb END,
-            finished_at = CASE WHEN status = 'cancel_requested' OR attempts >= $2 THEN now() END,
-            lease_token = NULL, lease_expires_at = NULL
-          WHERE id = $1 AND status IN ('running', 'cancel_requested') AND lease_expires_at < now()
-          RETURNING ${ENDED_COLUMNS}, error`,
-        [runId, this.config.runtime.maxAttempts, JSON.stringify(workerLost(this.config.runtime.maxAttempts))],
-      );
-      const row = rows[0];
-      if (row === undefined) return null;
-      if (row.status === 'queued')
-        return {
-          row,
-          events: await this.events.appendIn(manager, runId, [statusEvent('queued')]),
-          parent: null,
-        };
-      const outcome = { status: row.status as RunOutcome['status'], error: row.error ?? undefined };
-      const events = await this.events.appendIn(manager, runId, terminalEvents(outcome));
-      return { row, events, parent: await tellParentIn(manager, this.events, runId, row) };
+      const row = await this.store.recoverExpired(manager, runId, maxAttempts, exhausted);
+      if (row === null) return null;
+      const names = ['recover', 'recover_exhausted', 'recover_cancelled'] as const;
+      return { row, ...(await this.appendEnding(manager, runId, row, names, row.error ?? undefined)) };
     });
     if (result === null) return null;
-    const ended = result.row.status !== 'queued';
-    await this.afterEnding(
-      { id: runId, threadId: result.row.thread_id },
-      result.events,
-      result.parent,
-      ended,
-    );
+    await this.after(result.name, { run: { id: runId, threadId: result.row.thread_id }, ...result });
     return result.row.status;
   }
 
   /**
-   * Cancels on behalf of the owner: queued and waiting runs end at once, a running run gets
-   * `cancel_requested` (its worker stops at the next safe point). Returns the status after the call,
-   * or null when the run had already finished.
+   * `cancel` (a queued or waiting run ends at once, its open question withdrawn) or `request_cancel`
+   * (a running run's worker is asked to stop). The status after the call, or null when the run had
+   * already finished.
    */
   async cancel(runId: string): Promise<RunStatus | null> {
     // The run row is locked before the waiting points, as answering does.
-    const result = await retryOnConflict(() => cancelRunIn(this.dataSource, this.events, runId));
+    const result = await retryOnConflict(() =>
+      this.dataSource.transaction(async (manager) => {
+        const row = await this.store.cancel(manager, runId);
+        if (row === null) return null;
+        await this.store.withdrawQuestion(manager, runId);
+        return { row, ...(await this.appendEnding(manager, runId, row, ['cancel', 'request_cancel'])) };
+      }),
+    );
     if (result === null) {
-      const current = await this.statusOf(runId);
-      return current === 'cancel_requested' ? 'cancel_requested' : null;
+      if ((await this.runs.statusOf(runId)) !== 'cancel_requested') return null;
+      // Asked again: the worker is signalled again (a signal may have been lost), and so are the children.
+      await this.signals.request(runId);
+      await this.cancelActiveChildren(runId);
+      return 'cancel_requested';
     }
-    if (result.row.status === 'cancelled')
-      await this.afterEnding(
-        { id: runId, threadId: result.row.thread_id },
-        result.events,
-        result.parent,
-        true,
-      );
-    else await this.events.publish(runId, result.events);
+    await this.after(result.name, { run: { id: runId, threadId: result.row.thread_id }, ...result });
     return result.row.status;
   }
 
@@ -356,42 +328,85 @@ export class RunTransitions {
    * or waiting child at once, a running one asked to stop (signalled to its worker).
    */
   async cancelActiveChildren(parentRunId: string): Promise<void> {
-    const children = await this.dataSource.query<{ id: string }[]>(
-      `SELECT id FROM runs WHERE parent_run_id = $1 AND status IN ${ACTIVE_LIST}`,
-      [parentRunId],
-    );
-    for (const child of children) {
-      // A child that ends here cancels its own children (`afterEnding`).
-      if ((await this.cancel(child.id)) !== 'cancel_requested') continue;
-      await this.signals.request(child.id);
-      await this.cancelActiveChildren(child.id);
-    }
-  }
-
-  private async statusOf(runId: string): Promise<RunStatus | undefined> {
-    const [row] = await this.dataSource.query<{ status: RunStatus }[]>(
-      `SELECT status FROM runs WHERE id = $1`,
-      [runId],
-    );
-    return row?.status;
+    for (const child of await this.runs.activeChildren(parentRunId)) await this.cancel(child);
   }
 
   /**
-   * After the commit of a run leaving its thread: its events are published and the thread's next run
-   * enqueued; when it ended, its parent hears of it (and may go on) and its active children are cancelled.
+   * Inside the transaction of a statement that applied one of `names`: the events of the one the run
+   * took (from its new status) and, when it ended, its parent told.
    */
-  private async afterEnding(
-    run: Pick<RunEntity, 'id' | 'threadId'>,
-    events: RunEvent[],
-    parent: ParentNotice | null,
-    ended: boolean,
-  ): Promise<void> {
-    await this.events.publish(run.id, events);
-    if (parent !== null) {
-      await this.events.publish(parent.runId, parent.events);
-      if (parent.queued !== null) await this.dispatcher.dispatch(parent.queued);
+  private async appendEnding(
+    manager: EntityManager,
+    runId: string,
+    row: EndedRow,
+    names: readonly TransitionName[],
+    error?: RunError,
+  ): Promise<{ name: TransitionName; events: RunEvent[]; parent: ParentNotice | null }> {
+    const name = transitionInto(names, row.status);
+    const events = await this.store.appendEvents(runId, eventsOf(name, { error }), manager);
+    const parent = isTerminal(row.status) ? await this.tellParentIn(manager, runId, row) : null;
+    return { name, events, parent };
+  }
+
+  /**
+   * Inside the transaction that ended a child run: its parent gets a `subagent` event with the child's
+   * final status and is woken if it is parked for its children with nothing left to wait for. The
+   * parent row is locked first, so a parent parking at the same time either sees this child ended or
+   * is seen parked here. A parent that has ended hears nothing (its `done` stays last).
+   */
+  private async tellParentIn(
+    manager: EntityManager,
+    childId: string,
+    child: EndedRow,
+  ): Promise<ParentNotice | null> {
+    const parentId = child.parent_run_id;
+    if (parentId === null) return null;
+    const status = await this.store.lockStatus(manager, parentId);
+    if (status === null || isTerminal(status)) return null;
+    const told: NewRunEvent = {
+      type: 'subagent',
+      payload: { run_id: childId, thread_id: child.thread_id, subagent_slug: child.agent_slug, status: child.status },
+    };
+    const queued = await this.store.wakeIfDue(manager, parentId);
+    const events = [told, ...(queued === null ? [] : eventsOf('wake'))];
+    return { runId: parentId, events: await this.store.appendEvents(parentId, events, manager), queued };
+  }
+
+  /** The `after` effects of transition `name`, in the table's order. */
+  private async after(name: TransitionName, committed: Committed): Promise<void> {
+    const { run, events, queued, wake, parent } = committed;
+    const effects = RUN_STATE_MACHINE[name].after;
+    for (const effect of effects) {
+      switch (effect) {
+        case 'publish': {
+          const published = (async () => {
+            await this.bus.publish(run.id, events);
+            if (parent != null) await this.bus.publish(parent.runId, parent.events);
+          })();
+          // A publish nothing follows is not waited for: the run goes on while Redis takes it (the bus
+          // logs a failure, and streams catch up from the table).
+          if (effects.length > 1) await published;
+          break;
+        }
+        case 'dispatch':
+          if (queued != null) await this.dispatcher.dispatch(queued);
+          break;
+        case 'dispatch_thread_head':
+          if (run.threadId === '') throw new Error(`${name} needs the run's thread`);
+          await this.dispatcher.dispatchHead(run.threadId);
+          break;
+        case 'schedule_wake':
+          if (wake !== undefined) await this.dispatcher.dispatchWake(wake.run, wake.until);
+          break;
+        case 'dispatch_parent':
+          if (parent?.queued != null) await this.dispatcher.dispatch(parent.queued);
+          break;
+        case 'signal_worker':
+          await this.signals.request(run.id);
+          break;
+        case 'cancel_children':
+          await this.cancelActiveChildren(run.id);
+      }
     }
-    await this.dispatcher.dispatchHead(run.threadId);
-    if (ended) await this.cancelActiveChildren(run.id);
   }
 }

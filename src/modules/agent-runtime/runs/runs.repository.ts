@@ -14,7 +14,7 @@ export interface QueuedRun {
   resumeRequestId: string | null;
 }
 
-/** Reads of runs; every status change lives in `RunTransitions`. */
+/** Reads of runs; every write is `RunStore`'s. */
 @Injectable()
 export class RunsRepository {
   constructor(
@@ -51,6 +51,15 @@ export class RunsRepository {
 
   findByRequest(userId: string, requestId: string): Promise<RunEntity | null> {
     return this.rows.findOneBy({ userId, requestId });
+  }
+
+  /** The ids of the parent run's active children. */
+  async activeChildren(parentRunId: string): Promise<string[]> {
+    const rows = await this.dataSource.query<{ id: string }[]>(
+      `SELECT id FROM runs WHERE parent_run_id = $1 AND status IN ${ACTIVE_LIST}`,
+      [parentRunId],
+    );
+    return rows.map((row) => row.id);
   }
 
   /** How many children of the parent run are active. */

@@ -1,0 +1,242 @@
+import { fromList, toLiteral } from './run-state-machine.js';
+import { ACTIVE_LIST, O_AHEAD_OF_R } from './thread-queue.js';
+
+/**
+ * Every statement that writes `runs`, `run_events` or `messages`, each whole, with fixed placeholders
+ * (so each is a named prepared statement). The statuses come from the state machine's table. `RunStore`
+ * runs them; `test/unit/agent-runtime/run-sql-snapshot.spec.ts` renders them into
+ * `docs/sql/run-statements.sql`, where a reviewer reads the SQL that runs and sees it change.
+ */
+
+/** Every column of a run, aliased to its `RunEntity` property (what `hydrate` reads). */
+const RUN_ROW = `"id" AS "id", "thread_id" AS "threadId", "user_id" AS "userId", "agent_slug" AS "agentSlug",
+    "agent_id" AS "agentId", "status" AS "status", "input" AS "input", "model" AS "model",
+    "parent_run_id" AS "parentRunId", "awaited_run_ids" AS "awaitedRunIds", "awaiting_until" AS "awaitingUntil",
+    "request_id" AS "requestId", "payload_digest" AS "payloadDigest", "origin_request_id" AS "originRequestId",
+    "resume_request_id" AS "resumeRequestId", "config_snapshot" AS "configSnapshot", "lease_token" AS "leaseToken",
+    "lease_expires_at" AS "leaseExpiresAt", "attempts" AS "attempts", "last_event_seq" AS "lastEventSeq",
+    "error" AS "error", "token_usage" AS "tokenUsage", "created_at" AS "createdAt", "started_at" AS "startedAt",
+    "finished_at" AS "finishedAt"`;
+
+/** What an ending returns about the run (its parent is told). */
+const ENDED_ROW = `status, thread_id, parent_run_id, agent_slug`;
+/** A queued run as the dispatcher enqueues it. */
+const QUEUED_ROW = `id, attempts, origin_request_id AS "originRequestId", resume_request_id AS "resumeRequestId"`;
+
+/**
+ * The events of run `run`, types `types` and payloads `payloads` (arrays), inserted numbered up to the
+ * `last_event_seq` that `seq` (the CTE that bumped it) returned.
+ */
+const insertEvents = (seq: string, run: string, types: string, payloads: string) => `INSERT INTO run_events (run_id, seq, type, payload)
+    SELECT ${run}, ${seq}.last_event_seq - cardinality(${types}::text[]) + t.ord, t.type, t.payload
+      FROM ${seq}, unnest(${types}::text[], ${payloads}::jsonb[]) WITH ORDINALITY AS t(type, payload, ord)
+    RETURNING run_id, seq, type, payload, created_at`;
+
+/** A message (`$first`… : id, thread, run, role, content, tool calls, tool call id, name) stored if `from` has a row. */
+const insertMessage = (from: string, first: number) => {
+  const [id, thread, run, role, content, calls, callId, name] = [0, 1, 2, 3, 4, 5, 6, 7].map(
+    (offset) => `$${first + offset}`,
+  );
+  return `INSERT INTO messages (id, thread_id, run_id, role, content, tool_calls, tool_call_id, name)
+    SELECT ${id}, ${thread}, ${run}, ${role}, ${content}, ${calls}::jsonb, ${callId}, ${name} FROM ${from}
+    ON CONFLICT (id) DO NOTHING`;
+};
+
+const EVENT_COLUMNS = `e.run_id AS event_run_id, e.seq AS event_seq, e.type AS event_type, e.payload AS event_payload,
+         e.created_at AS event_created_at`;
+
+/** The token usage ($first: input, output, total) added to the run's. */
+const addTokenUsage = (first: number) => `token_usage = jsonb_build_object(
+      'input_tokens', coalesce((token_usage->>'input_tokens')::int, 0) + $${first},
+      'output_tokens', coalesce((token_usage->>'output_tokens')::int, 0) + $${first + 1},
+      'total_tokens', coalesce((token_usage->>'total_tokens')::int, 0) + $${first + 2})`;
+
+/**
+ * A lease holder's events ($1 run, $2 types, $3 payloads, $4 lease) with the message they announce
+ * ($5…$12), and with `usageSet` more of the run row: the CTEs a checkpoint's statement takes as its
+ * companion (`run_seq` has a row only under the lease).
+ */
+const fencedRecordCtes = (usageSet: string) => `run_seq AS (
+    UPDATE runs SET last_event_seq = last_event_seq + cardinality($2::text[])${usageSet}
+     WHERE id = $1 AND lease_token = $4
+     RETURNING last_event_seq
+  ), run_message AS (
+    ${insertMessage('run_seq', 5)}
+  ), run_events_added AS (
+    ${insertEvents('run_seq', '$1', '$2', '$3')}
+  )`;
+
+const RECORD_CTES = fencedRecordCtes('');
+const REPLY_CTES = fencedRecordCtes(`, ${addTokenUsage(13)}`);
+const ADDED_EVENTS = `SELECT run_id, seq, type, payload, created_at FROM run_events_added`;
+
+export const RUN_SQL = {
+  /**
+   * A new run ($1…$11), queued with its first events ($12 types, $13 payloads) and its user message
+   * ($14…$21). `created_at` orders the thread's queue: the time the run took the thread, not when the
+   * transaction began.
+   */
+  createRun: `WITH created AS (
+    INSERT INTO runs (id, thread_id, user_id, agent_slug, agent_id, status, input, model, parent_run_id,
+                      request_id, payload_digest, origin_request_id, last_event_seq, created_at)
+    VALUES ($1, $2, $3, $4, $5, ${toLiteral('create')}, $6, $7, $8, $9, $10, $11, cardinality($12::text[]),
+            clock_timestamp())
+    RETURNING ${RUN_ROW}
+  ), run_seq AS (
+    SELECT "id", "lastEventSeq" AS last_event_seq FROM created
+  ), first_events AS (
+    ${insertEvents('run_seq', 'run_seq."id"', '$12', '$13')}
+  ), user_message AS (
+    ${insertMessage('created', 14)}
+  )
+  SELECT created.*, ${EVENT_COLUMNS} FROM created, first_events e`,
+
+  /** Run $1 under lease $2 for $3 seconds, if it heads its thread, with its events ($4, $5). */
+  claim: `WITH claimed AS (
+    UPDATE runs r SET status = ${toLiteral('claim')}, lease_token = $2,
+           lease_expires_at = now() + make_interval(secs => $3), attempts = r.attempts + 1,
+           started_at = coalesce(r.started_at, now()), last_event_seq = r.last_event_seq + cardinality($4::text[])
+     WHERE r.id = $1 AND r.status IN ${fromList('claim')}
+       AND NOT EXISTS (SELECT 1 FROM runs o WHERE ${O_AHEAD_OF_R})
+     RETURNING ${RUN_ROW}
+  ), run_seq AS (
+    SELECT "lastEventSeq" AS last_event_seq FROM claimed
+  ), added AS (
+    ${insertEvents('run_seq', '$1', '$4', '$5')}
+  )
+  SELECT claimed.*, ${EVENT_COLUMNS} FROM claimed, added e`,
+
+  /** Renews the lease $2 of run $1 for $3 seconds. */
+  renewLease: `UPDATE runs SET lease_expires_at = now() + make_interval(secs => $3)
+    WHERE id = $1 AND lease_token = $2 AND status IN ('running', 'cancel_requested')
+    RETURNING status`,
+
+  /** The config snapshot $3 frozen on run $1 under lease $2. */
+  saveSnapshot: `UPDATE runs SET config_snapshot = $3 WHERE id = $1 AND lease_token = $2 RETURNING 1`,
+
+  /** A model call's token usage ($3…$5) added to run $1 under lease $2. */
+  addUsage: `UPDATE runs SET ${addTokenUsage(3)} WHERE id = $1 AND lease_token = $2`,
+
+  /**
+   * The lease holder ($2) ends run $1, which has no parent, as $3 with error $4, and its events ($5, $6),
+   * in one statement.
+   */
+  endWithoutParent: `WITH ended AS (
+    UPDATE runs SET status = $3, error = $4, finished_at = now(), lease_token = NULL, lease_expires_at = NULL,
+           last_event_seq = last_event_seq + cardinality($5::text[])
+     WHERE id = $1 AND lease_token = $2 AND status IN ${fromList('finish', 'fail', 'finish_cancelled')}
+       AND parent_run_id IS NULL
+     RETURNING last_event_seq
+  ), added AS (
+    ${insertEvents('ended', '$1', '$5', '$6')}
+  )
+  SELECT run_id, seq, type, payload, created_at FROM added`,
+
+  /** The lease holder ($2) ends run $1 as $3 with error $4 (its events and parent follow in the transaction). */
+  end: `UPDATE runs SET status = $3, error = $4, finished_at = now(), lease_token = NULL, lease_expires_at = NULL
+    WHERE id = $1 AND lease_token = $2 AND status IN ${fromList('finish', 'fail', 'finish_cancelled')}
+    RETURNING ${ENDED_ROW}`,
+
+  /** The lease holder ($2) parks run $1 at a question: it waits and gives up its lease. */
+  parkForQuestion: `UPDATE runs SET status = ${toLiteral('park_for_question')}, lease_token = NULL, lease_expires_at = NULL
+    WHERE id = $1 AND lease_token = $2 AND status IN ${fromList('park_for_question')}
+    RETURNING 1`,
+
+  /** The lease holder ($2) parks run $1 until its children $3 end, or until $4. */
+  parkAwaitingChildren: `UPDATE runs SET status = ${toLiteral('park_awaiting_children')}, awaited_run_ids = $3::uuid[],
+           awaiting_until = $4, lease_token = NULL, lease_expires_at = NULL
+    WHERE id = $1 AND lease_token = $2 AND status IN ${fromList('park_awaiting_children')}
+    RETURNING ${QUEUED_ROW}`,
+
+  /** Run $1, parked for its children, queued again if every awaited child ended or the deadline passed. */
+  wakeIfDue: `UPDATE runs SET status = ${toLiteral('wake')}, awaited_run_ids = NULL, awaiting_until = NULL
+    WHERE runs.id = $1 AND runs.status IN ${fromList('wake')} AND runs.awaited_run_ids IS NOT NULL
+      AND (runs.awaiting_until <= now() OR NOT EXISTS (
+        SELECT 1 FROM runs c WHERE c.id = ANY(runs.awaited_run_ids) AND c.status IN ${ACTIVE_LIST}))
+    RETURNING ${QUEUED_ROW}`,
+
+  /** Run $1, whose question was answered, queued again (the answering request $2 named on its logs). */
+  requeueAnswered: `UPDATE runs SET status = ${toLiteral('requeue_answered')}, resume_request_id = $2
+    WHERE id = $1 AND status IN ${fromList('requeue_answered')}
+    RETURNING 1`,
+
+  /** The lease holder ($2) hands run $1 back: queued again, or cancelled if a cancel was requested. */
+  release: `UPDATE runs SET
+        status = CASE WHEN status IN ${fromList('release_cancelled')} THEN ${toLiteral('release_cancelled')}
+                      ELSE ${toLiteral('release')} END,
+        finished_at = CASE WHEN status IN ${fromList('release_cancelled')} THEN now() END,
+        lease_token = NULL, lease_expires_at = NULL
+    WHERE id = $1 AND lease_token = $2 AND status IN ${fromList('release', 'release_cancelled')}
+    RETURNING ${ENDED_ROW}`,
+
+  /**
+   * Run $1 whose lease expired: cancelled if a cancel was requested, failed with $3 after $2 claims,
+   * queued again otherwise.
+   */
+  recoverExpired: `UPDATE runs SET
+        status = CASE WHEN status IN ${fromList('recover_cancelled')} THEN ${toLiteral('recover_cancelled')}
+                      WHEN attempts >= $2 THEN ${toLiteral('recover_exhausted')} ELSE ${toLiteral('recover')} END,
+        error = CASE WHEN status NOT IN ${fromList('recover_cancelled')} AND attempts >= $2 THEN $3::jsonb END,
+        finished_at = CASE WHEN status IN ${fromList('recover_cancelled')} OR attempts >= $2 THEN now() END,
+        lease_token = NULL, lease_expires_at = NULL
+    WHERE id = $1 AND status IN ${fromList('recover', 'recover_exhausted', 'recover_cancelled')}
+      AND lease_expires_at < now()
+    RETURNING ${ENDED_ROW}, error`,
+
+  /** The owner cancels run $1: at once when it holds no worker, otherwise its worker is asked to stop. */
+  cancel: `UPDATE runs SET
+        status = CASE WHEN status IN ${fromList('cancel')} THEN ${toLiteral('cancel')}
+                      ELSE ${toLiteral('request_cancel')} END,
+        finished_at = CASE WHEN status IN ${fromList('cancel')} THEN now() END,
+        awaited_run_ids = NULL, awaiting_until = NULL
+    WHERE id = $1 AND status IN ${fromList('cancel', 'request_cancel')}
+    RETURNING ${ENDED_ROW}`,
+
+  /** The open question of run $1 withdrawn (it was cancelled). */
+  withdrawQuestion: `UPDATE waiting_points SET status = 'cancelled', cancelled_at = now()
+    WHERE run_id = $1 AND status = 'open'`,
+
+  /** Run $1's status, its row locked to the end of the transaction. */
+  lockStatus: `SELECT status FROM runs WHERE id = $1 FOR UPDATE`,
+
+  /** Events ($2 types, $3 payloads) of run $1, by any writer. */
+  appendEvents: `WITH run_seq AS (
+    UPDATE runs SET last_event_seq = last_event_seq + cardinality($2::text[]) WHERE id = $1
+     RETURNING last_event_seq
+  ), added AS (
+    ${insertEvents('run_seq', '$1', '$2', '$3')}
+  )
+  SELECT run_id, seq, type, payload, created_at FROM added`,
+
+  /** Events ($2 types, $3 payloads) of run $1 by the holder of lease $4. */
+  appendEventsFenced: `WITH run_seq AS (
+    UPDATE runs SET last_event_seq = last_event_seq + cardinality($2::text[]) WHERE id = $1 AND lease_token = $4
+     RETURNING last_event_seq
+  ), added AS (
+    ${insertEvents('run_seq', '$1', '$2', '$3')}
+  )
+  SELECT run_id, seq, type, payload, created_at FROM added`,
+
+  /** Events of run $1 by the holder of lease $4, with the message they announce ($5…$12). */
+  appendRecord: `WITH ${RECORD_CTES} ${ADDED_EVENTS}`,
+
+  /** `appendRecord` with the model call's token usage ($13…$15). */
+  appendReply: `WITH ${REPLY_CTES} ${ADDED_EVENTS}`,
+
+  /** `appendRecord`'s CTEs for a checkpoint's statement (`CheckpointCompanion`). */
+  recordCompanion: RECORD_CTES,
+
+  /** `appendReply`'s CTEs for a checkpoint's statement. */
+  replyCompanion: REPLY_CTES,
+
+  /**
+   * Assistant messages of run $1 that its checkpoint does not hold (ids not in $2): a lost worker stored
+   * them for model calls that are made again. Tool results are kept (their ids are reused).
+   */
+  deleteUncheckpointedReplies: `DELETE FROM messages WHERE run_id = $1 AND role = 'assistant' AND NOT (id::text = ANY($2::text[]))`,
+} as const;
+
+export type RunStatement = keyof typeof RUN_SQL;
+
+/** The run columns `RUN_SQL` reads (checked against the entity by the snapshot test). */
+export const RUN_ROW_COLUMNS = RUN_ROW;
