@@ -12,9 +12,13 @@ import { RunsCoreModule } from './runs-core.module.js';
 import { SubagentsModule } from './subagents/subagents.module.js';
 import { ActiveRuns } from './worker/active-runs.js';
 import { AgentRunsProcessor } from './worker/agent-runs.processor.js';
+import { RunEndingRecorder } from './worker/run-ending-recorder.js';
 import { RunExecutor } from './worker/run-executor.js';
+import { RunGraphExecution } from './worker/run-graph-execution.js';
 import { RunLogContext } from './worker/run-log-context.js';
 import { RunReconciler } from './worker/run-reconciler.js';
+import { RunSnapshotAndTools } from './worker/run-snapshot-and-tools.js';
+import { ToolEventsToRunEvents } from './worker/tool-events-to-run-events.js';
 
 /**
  * Worker side of runs: the `agent-runs` consumer, the executor (assembly, graph, checkpointer, model,
@@ -37,7 +41,11 @@ import { RunReconciler } from './worker/run-reconciler.js';
     RunContextPreparer,
     ToolAssembler,
     ActiveRuns,
+    RunSnapshotAndTools,
+    RunGraphExecution,
+    RunEndingRecorder,
     RunExecutor,
+    ToolEventsToRunEvents,
     RunLogContext,
     AgentRunsProcessor,
     RunReconciler,
