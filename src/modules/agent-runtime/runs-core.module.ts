@@ -11,6 +11,7 @@ import { MessagesRepository } from './messages/messages.repository.js';
 import { AGENT_RUNS_QUEUE } from './queue/agent-runs.queue.js';
 import { RunDispatcher } from './queue/run-dispatcher.js';
 import { RunEntity } from './runs/run.entity.js';
+import { RunStore } from './runs/run-store.js';
 import { RunTransitions } from './runs/run-transitions.js';
 import { RunsRepository } from './runs/runs.repository.js';
 import { RunCancelSignals } from './worker/run-cancel-signals.js';
@@ -18,6 +19,7 @@ import { AskUserQuestionTool } from './questions/ask-user-question.tool.js';
 import { WaitingPoints } from './questions/waiting-points.js';
 
 const SHARED = [
+  RunStore,
   RunsRepository,
   MessagesRepository,
   RunEventStore,

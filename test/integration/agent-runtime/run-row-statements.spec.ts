@@ -40,6 +40,7 @@ describe('run rows read back from the statements that write them (RunTransitions
           originRequestId: 'origin-1',
         },
         { id: messageId, threadId, runId, role: 'user', content: "it's \\ the input" },
+        { headsThread: true },
       ),
     );
 

@@ -4,7 +4,6 @@ import { poolOf } from '../../../src/database/prepared-query';
 import { RunEventStore } from '../../../src/modules/agent-runtime/events/run-event-store';
 import { RunEvents } from '../../../src/modules/agent-runtime/events/run-events';
 import { BatchedPostgresSaver } from '../../../src/modules/agent-runtime/graph/batched-postgres-saver';
-import { MessagesRepository } from '../../../src/modules/agent-runtime/messages/messages.repository';
 import { RunTransitions } from '../../../src/modules/agent-runtime/runs/run-transitions';
 import { RunAuthorization } from '../../../src/modules/agent-runtime/assembly/run-authorization';
 import { LeaseLostError } from '../../../src/modules/agent-runtime/runs/runs.errors';
@@ -80,33 +79,27 @@ describe('execution lease fencing (service level)', () => {
     expect(await transitions.finish(run, tokenA, { status: 'completed' })).toBe(false);
     expect(await transitions.heartbeat(runId, tokenA)).toBeNull();
     expect(
-      await store.append(runId, [{ type: 'message_delta', payload: { delta: 'stale' } }], {
-        leaseToken: tokenA,
+      await store.append({
+        runId,
+        events: [{ type: 'message_delta', payload: { delta: 'stale' } }],
+        fence: { leaseToken: tokenA },
       }),
     ).toBeNull();
     await expect(
-      ctx.app.get(RunEvents).emit(runId, [{ type: 'message', payload: {} }], { leaseToken: tokenA }),
+      ctx.app
+        .get(RunEvents)
+        .emit({ runId, events: [{ type: 'message', payload: {} }], fence: { leaseToken: tokenA } }),
     ).rejects.toBeInstanceOf(LeaseLostError);
     expect(await transitions.saveSnapshot(runId, tokenA, { stale: true } as never)).toBe(false);
     await transitions.addUsage(runId, tokenA, { input_tokens: 5, output_tokens: 5, total_tokens: 10 });
-    await expect(
-      ctx.app
-        .get(MessagesRepository)
-        .insertFenced(
-          { id: randomUUID(), threadId, runId, role: 'assistant', content: 'stale', toolCalls: null },
-          tokenA,
-        ),
-    ).rejects.toBeInstanceOf(LeaseLostError);
     // A message stored with the events that announce it (how the runtime records model and tool replies).
     await expect(
-      ctx.app
-        .get(RunEvents)
-        .emit(
-          runId,
-          [{ type: 'message', payload: {} }],
-          { leaseToken: tokenA },
-          { id: randomUUID(), threadId, runId, role: 'assistant', content: 'stale', toolCalls: null },
-        ),
+      ctx.app.get(RunEvents).emit({
+        runId,
+        events: [{ type: 'message', payload: {} }],
+        fence: { leaseToken: tokenA },
+        message: { id: randomUUID(), threadId, runId, role: 'assistant', content: 'stale', toolCalls: null },
+      }),
     ).rejects.toBeInstanceOf(LeaseLostError);
     expect(await transitions.release(run, tokenA)).toBe(false);
 
@@ -121,8 +114,10 @@ describe('execution lease fencing (service level)', () => {
 
     // Worker B, the holder, still writes.
     expect(await transitions.heartbeat(runId, tokenB)).toBe('running');
-    const appended = await store.append(runId, [{ type: 'message_delta', payload: { delta: 'fresh' } }], {
-      leaseToken: tokenB,
+    const appended = await store.append({
+      runId,
+      events: [{ type: 'message_delta', payload: { delta: 'fresh' } }],
+      fence: { leaseToken: tokenB },
     });
     expect(appended?.map((e) => e.seq)).toEqual([eventsHeld.length + 1]);
 
@@ -187,29 +182,27 @@ describe('execution lease fencing (service level)', () => {
     const writes: [string, () => Promise<unknown>][] = [
       [
         'event',
-        () => ctx.app.get(RunEvents).emit(runId, [{ type: 'message', payload: {} }], { leaseToken: stale }),
-      ],
-      [
-        'message',
         () =>
           ctx.app
-            .get(MessagesRepository)
-            .insertFenced(
-              { id: randomUUID(), threadId, runId, role: 'assistant', content: 'stale', toolCalls: null },
-              stale,
-            ),
+            .get(RunEvents)
+            .emit({ runId, events: [{ type: 'message', payload: {} }], fence: { leaseToken: stale } }),
       ],
       [
         'message with its events',
         () =>
-          ctx.app
-            .get(RunEvents)
-            .emit(
+          ctx.app.get(RunEvents).emit({
+            runId,
+            events: [{ type: 'message', payload: {} }],
+            fence: { leaseToken: stale },
+            message: {
+              id: randomUUID(),
+              threadId,
               runId,
-              [{ type: 'message', payload: {} }],
-              { leaseToken: stale },
-              { id: randomUUID(), threadId, runId, role: 'assistant', content: 'stale', toolCalls: null },
-            ),
+              role: 'assistant',
+              content: 'stale',
+              toolCalls: null,
+            },
+          }),
       ],
       ['authorization re-check', () => authorization.verify(runId, stale, subject)],
       [
@@ -225,14 +218,19 @@ describe('execution lease fencing (service level)', () => {
     writes.push([
       'message with its checkpoint',
       () => {
-        const companion = ctx.app
-          .get(RunEvents)
-          .checkpointCompanion(
+        const companion = ctx.app.get(RunEvents).checkpointCompanion({
+          runId,
+          events: [{ type: 'message', payload: {} }],
+          leaseToken: stale,
+          message: {
+            id: randomUUID(),
+            threadId,
             runId,
-            [{ type: 'message', payload: {} }],
-            { leaseToken: stale },
-            { id: randomUUID(), threadId, runId, role: 'assistant', content: 'stale', toolCalls: null },
-          );
+            role: 'assistant',
+            content: 'stale',
+            toolCalls: null,
+          },
+        });
         expect(saver.attach(threadId, companion)).toBe(true);
         return saver.put(checkpointConfig, emptyCheckpoint(), { source: 'loop', step: 0, parents: {} }, {});
       },

@@ -61,9 +61,13 @@ describe('run event streams wait for a slow client instead of buffering the repl
     const store = ctx.app.get(RunEventStore);
     for (let i = 0; i < EVENTS; i += BATCH) {
       const batch = Array.from({ length: BATCH }, (_, k) => delta(i + k));
-      await store.append(run.run_id, batch, 'unfenced');
+      await store.append({ runId: run.run_id, events: batch, fence: 'unfenced' });
     }
-    await store.append(run.run_id, [{ type: 'done', payload: { status: 'completed' } }], 'unfenced');
+    await store.append({
+      runId: run.run_id,
+      events: [{ type: 'done', payload: { status: 'completed' } }],
+      fence: 'unfenced',
+    });
 
     let read: () => void = () => undefined;
     const reading = new Promise<void>((resolve) => (read = resolve));

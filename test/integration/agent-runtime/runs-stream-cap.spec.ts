@@ -130,9 +130,11 @@ describe('open run event streams per user are capped (SSE_MAX_STREAMS_PER_USER)'
 
   it('gives the slot back when the run’s stream ends with done, and when the stream fails', async () => {
     const run = await startRun(a, user, await newThread(a, user), { input: 'over soon' });
-    await a.app
-      .get(RunEventStore)
-      .append(run.run_id, [{ type: 'done', payload: { status: 'completed' } }], 'unfenced');
+    await a.app.get(RunEventStore).append({
+      runId: run.run_id,
+      events: [{ type: 'done', payload: { status: 'completed' } }],
+      fence: 'unfenced',
+    });
     for (let i = 0; i < CAP * 3; i++) {
       const replay = await readSse(i % 2 === 0 ? baseA : baseB, run.stream_url, auth(user));
       expect(replay).toMatchObject({ status: 200, ended: true });

@@ -79,11 +79,11 @@ describe('run event streams close a client that stops reading', () => {
     // Published as a run's events are: the live stream writes them as they come.
     const events = ctx.app.get(RunEvents);
     for (let i = 0; i < EVENTS; i += BATCH) {
-      await events.emit(
-        run.run_id,
-        Array.from({ length: BATCH }, (_, k) => delta(i + k)),
-        'unfenced',
-      );
+      await events.emit({
+        runId: run.run_id,
+        events: Array.from({ length: BATCH }, (_, k) => delta(i + k)),
+        fence: 'unfenced',
+      });
     }
     await within(closedOnServer(exchange), 15_000, 'the server closing the silent stream');
     expect(exchange.socket.destroyed).toBe(true);

@@ -2,15 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 // A run's status has one owner (docs/architecture.md "A run's life"): every statement that writes
-// `runs.status` lives in `RunTransitions` (`runs/run-transitions.ts`) and the statements it keeps
-// beside it. This scan reads every source file and names the ones that write it anywhere else.
+// `runs`, `run_events` or `messages` is in `runs/run-sql.ts` (run by `RunStore`, applied by
+// `RunTransitions` from the state machine's table). This scan reads every source file and names the
+// ones that write them anywhere else.
 const SRC = path.resolve(__dirname, '../../../src');
-const OWNERS = new Set([
-  'modules/agent-runtime/runs/run-transitions.ts',
-  'modules/agent-runtime/runs/run-parent-notice.ts',
-  'modules/agent-runtime/runs/run-cancel-statement.ts',
-  'modules/agent-runtime/runs/run-create-statement.ts',
-]);
+const OWNER = 'modules/agent-runtime/runs/run-sql.ts';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -29,8 +25,6 @@ function statusWrites(code: string): string[] {
   ))
     if (/(^|[\s,(])status\s*=/i.test(match[1])) found.push(match[0].replace(/\s+/g, ' ').slice(0, 60));
   for (const match of code.matchAll(/INSERT\s+INTO\s+runs\b/gi)) found.push(match[0]);
-  // The run-row change fused with its events (`RunEvents.changeAndAppend`): its SET comes from the caller.
-  for (const match of code.matchAll(/\.\s*changeAndAppend\s*\(/g)) found.push(match[0]);
   // TypeORM: a repository of RunEntity used to insert, update, save or upsert rows.
   for (const match of code.matchAll(
     /getRepository\(\s*RunEntity\s*\)\s*\.\s*(insert|update|save|upsert)\s*\(/g,
@@ -59,19 +53,27 @@ describe('run status ownership', () => {
     expect(statusWrites('manager.getRepository(RunEntity).insert({ status })')).toHaveLength(1);
     expect(statusWrites('query(`INSERT INTO runs (id, status) VALUES ($1, $2)`)')).toHaveLength(1);
     expect(
-      statusWrites("this.events.changeAndAppend(id, [e], () => ({ set: 'x', where: 'y' }))"),
-    ).toHaveLength(1);
-    expect(
       statusWrites(
         'constructor(private readonly rows: Repository<RunEntity>) {} f() { this.rows.update(x, y) }',
       ),
     ).toHaveLength(1);
   });
 
-  it('writes runs.status only in RunTransitions and its two statements', () => {
+  it('writes runs.status only in the run statements', () => {
     const outside = sourceFiles(SRC)
       .map((file) => ({ file: path.relative(SRC, file), writes: statusWrites(readFileSync(file, 'utf8')) }))
-      .filter(({ file, writes }) => !OWNERS.has(file) && writes.length > 0);
+      .filter(({ file, writes }) => file !== OWNER && writes.length > 0);
     expect(outside).toEqual([]);
+  });
+
+  it.each(['runs', 'run_events', 'messages'])('writes %s in one file, the run statements', (table) => {
+    const write = new RegExp(
+      `(UPDATE +${table}\\b|INSERT +INTO +${table}\\b|DELETE +FROM +${table}\\b)`,
+      'i',
+    );
+    const writers = sourceFiles(SRC)
+      .filter((file) => write.test(readFileSync(file, 'utf8')))
+      .map((file) => path.relative(SRC, file));
+    expect(writers).toEqual([OWNER]);
   });
 });

@@ -47,7 +47,8 @@ export class RunEventStore {
   async append({ runId, events, fence, manager, message, usage }: EventAppend): Promise<RunEvent[] | null> {
     if (events.length === 0) return [];
     if (fence === 'unfenced') {
-      if (message !== undefined || usage !== undefined) throw new Error('a record is appended under the lease');
+      if (message !== undefined || usage !== undefined)
+        throw new Error('a record is appended under the lease');
       return this.store.appendEvents(runId, events, manager);
     }
     const { leaseToken } = fence;

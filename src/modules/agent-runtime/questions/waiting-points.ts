@@ -4,9 +4,6 @@ import { currentRequestId } from '../../../common/request-id/request-context.js'
 import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
 import { CommonErrors } from '../../../common/errors/index.js';
 import { retryOnConflict } from '../../../database/transient-conflict.js';
-import { RunEvents } from '../events/run-events.js';
-import type { RunEvent } from '../events/run-event.js';
-import { RunDispatcher } from '../queue/run-dispatcher.js';
 import type { RunEntity } from '../runs/run.entity.js';
 import { RunTransitions, type ParkResult } from '../runs/run-transitions.js';
 import { RunsErrors } from '../runs/runs.errors.js';
@@ -33,13 +30,11 @@ export interface OpenWaitingPoint {
 export class WaitingPoints {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly events: RunEvents,
-    private readonly dispatcher: RunDispatcher,
     private readonly transitions: RunTransitions,
   ) {}
 
   /**
-   * The run becomes `waiting` (`RunTransitions.park`) with an open waiting point. `not_running` when
+   * The run becomes `waiting` (`RunTransitions.parkForQuestion`) with an open waiting point. `not_running` when
    * the lease is gone or a cancel was requested meanwhile (no waiting point written).
    */
   park(
@@ -48,7 +43,7 @@ export class WaitingPoints {
     toolCallId: string,
     questions: PointQuestion[],
   ): Promise<ParkResult> {
-    return this.transitions.park(run, leaseToken, async (manager) => {
+    return this.transitions.parkForQuestion(run, leaseToken, async (manager) => {
       const [point] = await manager.query<{ id: string }[]>(
         `INSERT INTO waiting_points (run_id, thread_id, tool_call_id, questions, status)
          VALUES ($1, $2, $3, $4::jsonb, 'open')
@@ -127,30 +122,25 @@ export class WaitingPoints {
           if (requestId === null || current.answer_request_id !== requestId)
             throw RunsErrors.alreadyAnswered();
           if (current.answers_digest !== digest) throw CommonErrors.requestIdConflict(requestId);
-          return { replay: true as const, events: [] as RunEvent[], queued: null };
+          return { replay: true as const };
         }
         if (current.status !== 'open' || run?.status !== 'waiting') throw RunsErrors.notWaiting();
-        const resumeRequestId = currentRequestId();
-        const events = await this.transitions.requeueAnsweredIn(manager, point.runId, resumeRequestId);
+        const { afterCommit } = await this.transitions.requeueAnsweredIn(manager, {
+          id: point.runId,
+          attempts: run.attempts,
+          originRequestId: run.origin_request_id,
+          resumeRequestId: currentRequestId(),
+        });
         await manager.query(
           `UPDATE waiting_points SET status = 'answered', answers = $2::jsonb, answered_by = $3, answered_at = now(),
                   answer_request_id = $4, answers_digest = $5
             WHERE id = $1`,
           [point.id, JSON.stringify(answers), answeredBy, requestId, digest],
         );
-        const queued = {
-          id: point.runId,
-          attempts: run.attempts,
-          originRequestId: run.origin_request_id,
-          resumeRequestId,
-        };
-        return { replay: false as const, events, queued };
+        return { replay: false as const, afterCommit };
       }),
     );
-    if (!result.replay) {
-      await this.events.publish(point.runId, result.events);
-      await this.dispatcher.dispatch(result.queued);
-    }
+    if (!result.replay) await result.afterCommit();
     return this.dataSource.getRepository(WaitingPointEntity).findOneByOrFail({ id: point.id });
   }
 }

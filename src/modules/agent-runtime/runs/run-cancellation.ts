@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { RunCancelSignals } from '../worker/run-cancel-signals.js';
 import { isTerminal } from './run-status.js';
 import type { RunEntity } from './run.entity.js';
 import { RunsErrors } from './runs.errors.js';
@@ -7,15 +6,15 @@ import { RunsRepository } from './runs.repository.js';
 import { RunTransitions } from './run-transitions.js';
 
 /**
- * Cancels a run and its active subagent runs. A running run is asked to stop: its worker is signalled
- * over Redis (and notices `cancel_requested` at its next heartbeat if the signal is lost).
+ * Cancels a run and its active subagent runs (`RunTransitions.cancel`). A running run is asked to stop:
+ * its worker is signalled over Redis (and notices `cancel_requested` at its next heartbeat if the signal
+ * is lost).
  */
 @Injectable()
 export class RunCancellation {
   constructor(
     private readonly runs: RunsRepository,
     private readonly transitions: RunTransitions,
-    private readonly signals: RunCancelSignals,
   ) {}
 
   async cancel(run: RunEntity): Promise<void> {
@@ -24,11 +23,6 @@ export class RunCancellation {
     if (status === null) {
       const current = await this.runs.findById(run.id);
       throw RunsErrors.alreadyFinished(current?.status ?? run.status);
-    }
-    // A run cancelled at once has had its children cancelled with it; a running one stops later.
-    if (status === 'cancel_requested') {
-      await this.signals.request(run.id);
-      await this.transitions.cancelActiveChildren(run.id);
     }
   }
 }

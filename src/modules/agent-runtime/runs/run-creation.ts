@@ -7,9 +7,6 @@ import { CommonErrors } from '../../../common/errors/index.js';
 import { currentRequestId } from '../../../common/request-id/request-context.js';
 import { isUniqueViolation } from '../../../database/unique-violation.js';
 import { ThreadsService, type ThreadRef } from '../../threads/index.js';
-import { RunEvents } from '../events/run-events.js';
-import type { RunEvent } from '../events/run-event.js';
-import { RunDispatcher } from '../queue/run-dispatcher.js';
 import { RunEntity } from './run.entity.js';
 import { RunsErrors } from './runs.errors.js';
 import { RunsRepository } from './runs.repository.js';
@@ -43,8 +40,6 @@ export class RunCreation {
   constructor(
     private readonly dataSource: DataSource,
     private readonly runs: RunsRepository,
-    private readonly events: RunEvents,
-    private readonly dispatcher: RunDispatcher,
     private readonly threads: ThreadsService,
     private readonly transitions: RunTransitions,
     private readonly config: AppConfig,
@@ -57,8 +52,7 @@ export class RunCreation {
       if (existing !== null) return this.replay(existing, digest, request.requestId);
     }
     let created:
-      | { run: RunEntity; position: number; events: RunEvent[]; parentEvents: RunEvent[] }
-      | { existing: RunEntity };
+      { run: RunEntity; position: number; afterCommit: () => Promise<void> } | { existing: RunEntity };
     try {
       created = await this.insert(userId, thread, request, digest);
     } catch (error) {
@@ -68,9 +62,7 @@ export class RunCreation {
       return this.replay(existing, digest, request.requestId);
     }
     if ('existing' in created) return this.replay(created.existing, digest, request.requestId!);
-    await this.events.publish(created.run.id, created.events);
-    if (request.parent !== undefined) await this.events.publish(request.parent.runId, created.parentEvents);
-    if (created.position === 0) await this.dispatcher.dispatch(created.run);
+    await created.afterCommit();
     return { run: created.run, queuePosition: created.position };
   }
 
@@ -98,7 +90,7 @@ export class RunCreation {
       if (waiting !== undefined) throw RunsErrors.waitingForAnswer(waiting.id);
       if (request.queuePolicy === 'reject' && active.length > 0) throw RunsErrors.threadBusy(active[0].id);
       const runId = randomUUID();
-      const { run, events } = await this.transitions.createIn(
+      const { run, afterCommit } = await this.transitions.createIn(
         manager,
         {
           id: runId,
@@ -114,27 +106,9 @@ export class RunCreation {
           originRequestId: currentRequestId(),
         },
         { id: randomUUID(), threadId: thread.id, runId, role: 'user', content: request.input },
+        { headsThread: active.length === 0, parent: request.parent },
       );
-      const parentEvents =
-        request.parent === undefined
-          ? []
-          : await this.events.appendFencedIn(
-              manager,
-              request.parent.runId,
-              [
-                {
-                  type: 'subagent',
-                  payload: {
-                    run_id: run.id,
-                    thread_id: thread.id,
-                    subagent_slug: thread.agentSlug,
-                    status: run.status,
-                  },
-                },
-              ],
-              request.parent.leaseToken,
-            );
-      return { run, position: active.length, events, parentEvents };
+      return { run, position: active.length, afterCommit };
     });
   }
 

@@ -27,7 +27,12 @@ const QUEUED_ROW = `id, attempts, origin_request_id AS "originRequestId", resume
  * The events of run `run`, types `types` and payloads `payloads` (arrays), inserted numbered up to the
  * `last_event_seq` that `seq` (the CTE that bumped it) returned.
  */
-const insertEvents = (seq: string, run: string, types: string, payloads: string) => `INSERT INTO run_events (run_id, seq, type, payload)
+const insertEvents = (
+  seq: string,
+  run: string,
+  types: string,
+  payloads: string,
+) => `INSERT INTO run_events (run_id, seq, type, payload)
     SELECT ${run}, ${seq}.last_event_seq - cardinality(${types}::text[]) + t.ord, t.type, t.payload
       FROM ${seq}, unnest(${types}::text[], ${payloads}::jsonb[]) WITH ORDINALITY AS t(type, payload, ord)
     RETURNING run_id, seq, type, payload, created_at`;

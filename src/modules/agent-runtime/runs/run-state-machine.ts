@@ -39,7 +39,12 @@ export type AfterCommit =
 
 const TERMINAL_EVENTS = ['error?', 'status', 'done'] as const;
 const TELL_PARENT = 'the parent: a subagent event; queued again when nothing is left to await';
-const ENDED: readonly AfterCommit[] = ['publish', 'dispatch_parent', 'dispatch_thread_head', 'cancel_children'];
+const ENDED: readonly AfterCommit[] = [
+  'publish',
+  'dispatch_parent',
+  'dispatch_thread_head',
+  'cancel_children',
+];
 
 export const RUN_STATE_MACHINE = {
   create: {
@@ -208,7 +213,9 @@ export function stateDiagram(): string {
     for (const status of from.length === 0 ? ['[*]'] : from) lines.push(`  ${status} --> ${to}: ${name}`);
   }
   for (const status of RUN_STATUSES)
-    if (!TRANSITION_NAMES.some((name) => (RUN_STATE_MACHINE[name].from as readonly string[]).includes(status)))
+    if (
+      !TRANSITION_NAMES.some((name) => (RUN_STATE_MACHINE[name].from as readonly string[]).includes(status))
+    )
       lines.push(`  ${status} --> [*]`);
   return lines.join('\n');
 }

@@ -3,8 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config.js';
 import { retryOnConflict } from '../../../database/transient-conflict.js';
 import type { RunConfigSnapshot } from '../assembly/run-config-snapshot.js';
-import { RunEventBus } from '../events/run-event-bus.js';
-import { doneEvent, statusEvent } from '../events/run-events.js';
+import { doneEvent, RunEvents, statusEvent } from '../events/run-events.js';
 import type { NewRunEvent, RunEvent } from '../events/run-event.js';
 import type { NewMessage } from '../messages/messages.repository.js';
 import { RunDispatcher } from '../queue/run-dispatcher.js';
@@ -91,7 +90,7 @@ export class RunTransitions {
     private readonly dataSource: DataSource,
     private readonly store: RunStore,
     private readonly runs: RunsRepository,
-    private readonly bus: RunEventBus,
+    private readonly events: RunEvents,
     private readonly dispatcher: RunDispatcher,
     private readonly config: AppConfig,
     private readonly signals: RunCancelSignals,
@@ -118,9 +117,19 @@ export class RunTransitions {
     if (parent !== undefined) {
       const started: NewRunEvent = {
         type: 'subagent',
-        payload: { run_id: run.id, thread_id: run.threadId, subagent_slug: run.agentSlug, status: run.status },
+        payload: {
+          run_id: run.id,
+          thread_id: run.threadId,
+          subagent_slug: run.agentSlug,
+          status: run.status,
+        },
       };
-      const parentEvents = await this.store.appendEventsFenced(parent.runId, [started], parent.leaseToken, manager);
+      const parentEvents = await this.store.appendEventsFenced(
+        parent.runId,
+        [started],
+        parent.leaseToken,
+        manager,
+      );
       if (parentEvents === null) throw new LeaseLostError(parent.runId);
       notice = { runId: parent.runId, events: parentEvents, queued: null };
     }
@@ -259,9 +268,12 @@ export class RunTransitions {
     run: QueuedRun,
   ): Promise<{ afterCommit: () => Promise<void> }> {
     // The answering request is named on the log lines of the execution it resumes.
-    if (!(await this.store.requeueAnswered(manager, run.id, run.resumeRequestId))) throw RunsErrors.notWaiting();
+    if (!(await this.store.requeueAnswered(manager, run.id, run.resumeRequestId)))
+      throw RunsErrors.notWaiting();
     const events = await this.store.appendEvents(run.id, eventsOf('requeue_answered'), manager);
-    return { afterCommit: () => this.after('requeue_answered', { run: runOnly(run.id), events, queued: run }) };
+    return {
+      afterCommit: () => this.after('requeue_answered', { run: runOnly(run.id), events, queued: run }),
+    };
   }
 
   /** `release` (or `release_cancelled`) on shutdown or an outage: another worker continues the run. */
@@ -365,7 +377,12 @@ export class RunTransitions {
     if (status === null || isTerminal(status)) return null;
     const told: NewRunEvent = {
       type: 'subagent',
-      payload: { run_id: childId, thread_id: child.thread_id, subagent_slug: child.agent_slug, status: child.status },
+      payload: {
+        run_id: childId,
+        thread_id: child.thread_id,
+        subagent_slug: child.agent_slug,
+        status: child.status,
+      },
     };
     const queued = await this.store.wakeIfDue(manager, parentId);
     const events = [told, ...(queued === null ? [] : eventsOf('wake'))];
@@ -380,8 +397,8 @@ export class RunTransitions {
       switch (effect) {
         case 'publish': {
           const published = (async () => {
-            await this.bus.publish(run.id, events);
-            if (parent != null) await this.bus.publish(parent.runId, parent.events);
+            await this.events.publish(run.id, events);
+            if (parent != null) await this.events.publish(parent.runId, parent.events);
           })();
           // A publish nothing follows is not waited for: the run goes on while Redis takes it (the bus
           // logs a failure, and streams catch up from the table).

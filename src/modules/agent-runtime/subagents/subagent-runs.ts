@@ -12,7 +12,6 @@ import type { RunEntity } from '../runs/run.entity.js';
 import { RunsErrorCode } from '../runs/runs.errors.js';
 import { RunsRepository } from '../runs/runs.repository.js';
 import { RunTransitions } from '../runs/run-transitions.js';
-import { RunCancelSignals } from '../worker/run-cancel-signals.js';
 import type { SubagentAwaitArgs, SubagentStartArgs } from './subagent-tool-schemas.js';
 import { SubagentsErrors } from './subagents.errors.js';
 
@@ -44,7 +43,6 @@ export class SubagentRuns {
     private readonly agents: AgentsService,
     private readonly messages: MessagesRepository,
     private readonly transitions: RunTransitions,
-    private readonly signals: RunCancelSignals,
     private readonly config: AppConfig,
   ) {}
 
@@ -107,11 +105,8 @@ export class SubagentRuns {
   async cancel(runId: string, invocation: ToolInvocation): Promise<{ run_id: string; status: string }> {
     const child = await this.child(runId, invocation);
     if (isTerminal(child.status)) return { run_id: child.id, status: child.status };
+    // A running child's worker is signalled and its own children cancelled (`request_cancel`).
     const status = (await this.transitions.cancel(child.id)) ?? (await this.child(runId, invocation)).status;
-    if (status === 'cancel_requested') {
-      await this.signals.request(child.id);
-      await this.transitions.cancelActiveChildren(child.id);
-    }
     return { run_id: child.id, status };
   }
 

@@ -52,11 +52,11 @@ export class RunGraphExecution {
     // Every tool or source left out (an MCP server down, web tools not configured): one event each.
     const { executable, offeredTools, unavailable } = assembled;
     if (unavailable.length > 0) {
-      await this.events.emit(
-        run.id,
-        unavailable.map((component) => ({ type: 'unavailable' as const, payload: { ...component } })),
-        { leaseToken },
-      );
+      await this.events.emit({
+        runId: run.id,
+        events: unavailable.map((component) => ({ type: 'unavailable' as const, payload: { ...component } })),
+        fence: { leaseToken },
+      });
     }
     const session = new RunSession(
       {

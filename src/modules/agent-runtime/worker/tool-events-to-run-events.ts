@@ -12,7 +12,11 @@ export class ToolEventsToRunEvents implements OnModuleInit {
 
   onModuleInit(): void {
     this.toolEvents.connect(async (context, event) => {
-      await this.events.emit(context.runId, [event], { leaseToken: context.leaseToken });
+      await this.events.emit({
+        runId: context.runId,
+        events: [event],
+        fence: { leaseToken: context.leaseToken },
+      });
     });
   }
 }

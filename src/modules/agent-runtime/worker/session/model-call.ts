@@ -5,7 +5,6 @@ import type { NewRunEvent } from '../../events/run-event.js';
 import { repairDanglingToolCalls } from '../../graph/repair-history.js';
 import type { MessageToolCall } from '../../messages/message.entity.js';
 import type { ChatTurn } from '../../model/chat-turn.js';
-import { tokenUsageAdded } from '../../runs/run-transition-parts.js';
 import { systemPromptOf } from '../../subagents/subagent-prompt.js';
 import type { SessionScope } from './session-scope.js';
 
@@ -91,7 +90,7 @@ async function recordAssistant(
       content,
       toolCalls: toolCalls.length > 0 ? toolCalls : null,
     },
-    usage === undefined ? undefined : tokenUsageAdded(usage),
+    usage,
   );
   return new AIMessage({
     id: messageId,

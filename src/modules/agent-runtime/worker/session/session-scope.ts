@@ -3,12 +3,12 @@ import type { RunToolContext, ToolExecutor } from '../../../tools/index.js';
 import type { OfferedTool } from '../../assembly/run-tool-sources.js';
 import type { ToolVisibility, VisibilityContext } from '../../assembly/tool-visibility.js';
 import type { RunConfigSnapshot } from '../../assembly/run-config-snapshot.js';
-import type { RunRowSet } from '../../events/run-event-store.js';
 import type { RunEvents } from '../../events/run-events.js';
 import type { CheckpointCompanions } from '../../graph/checkpoint-companion.js';
 import type { NewRunEvent } from '../../events/run-event.js';
 import type { MessagesRepository, NewMessage } from '../../messages/messages.repository.js';
 import type { RetryingChatOpenAI } from '../../model/retrying-chat-openai.js';
+import type { TokenUsage } from '../../runs/run.entity.js';
 
 export type ModelToolCall = NonNullable<AIMessage['tool_calls']>[number];
 
@@ -86,7 +86,8 @@ export class SessionScope {
 
   /** Lease-fenced; with `message`, the run's message these events announce is stored with them. */
   emit(events: NewRunEvent[], message?: NewMessage) {
-    return this.deps.events.emit(this.init.runId, events, { leaseToken: this.init.leaseToken }, message);
+    const { runId, leaseToken } = this.init;
+    return this.deps.events.emit({ runId, events, fence: { leaseToken }, message });
   }
 
   /**
@@ -95,9 +96,9 @@ export class SessionScope {
    * under the lease (one round trip and one commit for both). Stored at once when another record
    * already waits for that checkpoint.
    */
-  async emitWithCheckpoint(events: NewRunEvent[], message: NewMessage, runSet?: RunRowSet): Promise<void> {
+  async emitWithCheckpoint(events: NewRunEvent[], message: NewMessage, usage?: TokenUsage): Promise<void> {
     const { runId, threadId, leaseToken } = this.init;
-    const companion = this.deps.events.checkpointCompanion(runId, events, { leaseToken }, message, runSet);
+    const companion = this.deps.events.checkpointCompanion({ runId, events, leaseToken, message, usage });
     if (!this.deps.checkpoints.attach(threadId, companion)) await companion.storeAlone();
   }
 
