@@ -3,6 +3,8 @@ import { RunEventStore } from '../../../src/modules/agent-runtime/events/run-eve
 import { RunEvents } from '../../../src/modules/agent-runtime/events/run-events';
 import { RunTransitions } from '../../../src/modules/agent-runtime/runs/run-transitions';
 import { RunEntity } from '../../../src/modules/agent-runtime/runs/run.entity';
+import { RUN_ROW_COLUMNS } from '../../../src/modules/agent-runtime/runs/run-sql';
+import { entityColumns } from '../../../src/database/prepared-find';
 import { ThreadEntity } from '../../../src/modules/threads/thread.entity';
 import { newThread, startRun } from '../../support/runs/run-helpers';
 import { TestContext, type TestUser } from '../../support/test-app';
@@ -57,6 +59,11 @@ describe('run rows read back from the statements that write them (RunTransitions
         threadId,
       ]),
     ).toEqual([{ id: messageId, run_id: runId, role: 'user', content: "it's \\ the input" }]);
+  });
+
+  it('reads every column of the run entity in the statements that return a run', () => {
+    const columns = (list: string) => list.split(',').map((column) => column.trim());
+    expect(columns(RUN_ROW_COLUMNS)).toEqual(columns(entityColumns(ctx.dataSource.getRepository(RunEntity))));
   });
 
   it('claims a run in one statement: the run as TypeORM loads it once claimed, its event as stored', async () => {

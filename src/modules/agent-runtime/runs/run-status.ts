@@ -1,4 +1,4 @@
-/** A run's statuses (`docs/api.md` "Runs"; the transitions are `run-transitions.ts`). */
+/** A run's statuses (`docs/api.md` "Runs"; the transitions are `run-state-machine.ts`). */
 export const RUN_STATUSES = [
   'queued',
   'running',
