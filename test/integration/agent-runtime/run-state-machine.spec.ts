@@ -32,7 +32,10 @@ const outcome = (status: 'completed' | 'failed' | 'cancelled') => (t: RunTransit
 
 const APPLICATIONS: Application[] = [
   { applies: ['claim'], apply: (t, run) => t.claim(run.id, randomUUID()) },
-  { applies: ['park_for_question'], apply: (t, run) => t.parkForQuestion(run, run.lease, async () => []) },
+  {
+    applies: ['park_for_question'],
+    apply: (t, run) => t.parkForQuestion(run, run.lease, () => Promise.resolve([])),
+  },
   {
     applies: ['park_awaiting_children'],
     // The run itself is the awaited (active) run, so nothing wakes it at once.
