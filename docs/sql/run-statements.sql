@@ -65,12 +65,6 @@ UPDATE runs SET lease_expires_at = now() + make_interval(secs => $3)
 -- saveSnapshot
 UPDATE runs SET config_snapshot = $3 WHERE id = $1 AND lease_token = $2 RETURNING 1;
 
--- addUsage
-UPDATE runs SET token_usage = jsonb_build_object(
-      'input_tokens', coalesce((token_usage->>'input_tokens')::int, 0) + $3,
-      'output_tokens', coalesce((token_usage->>'output_tokens')::int, 0) + $4,
-      'total_tokens', coalesce((token_usage->>'total_tokens')::int, 0) + $5) WHERE id = $1 AND lease_token = $2;
-
 -- endWithoutParent
 WITH ended AS (
     UPDATE runs SET status = $3, error = $4, finished_at = now(), lease_token = NULL, lease_expires_at = NULL,

@@ -2,6 +2,7 @@ import { emptyCheckpoint } from '@langchain/langgraph-checkpoint';
 import { randomUUID } from 'node:crypto';
 import { poolOf } from '../../../src/database/prepared-query';
 import { RunEventStore } from '../../../src/modules/agent-runtime/events/run-event-store';
+import { RunStore } from '../../../src/modules/agent-runtime/runs/run-store';
 import { RunEvents } from '../../../src/modules/agent-runtime/events/run-events';
 import { BatchedPostgresSaver } from '../../../src/modules/agent-runtime/graph/batched-postgres-saver';
 import { RunTransitions } from '../../../src/modules/agent-runtime/runs/run-transitions';
@@ -90,8 +91,17 @@ describe('execution lease fencing (service level)', () => {
         .get(RunEvents)
         .emit({ runId, events: [{ type: 'message', payload: {} }], fence: { leaseToken: tokenA } }),
     ).rejects.toBeInstanceOf(LeaseLostError);
-    expect(await transitions.saveSnapshot(runId, tokenA, { stale: true } as never)).toBe(false);
-    await transitions.addUsage(runId, tokenA, { input_tokens: 5, output_tokens: 5, total_tokens: 10 });
+    expect(await ctx.app.get(RunStore).saveSnapshot(runId, tokenA, { stale: true } as never)).toBe(false);
+    // A model's reply with its token usage, as the runtime records it.
+    await expect(
+      ctx.app.get(RunEvents).emit({
+        runId,
+        events: [{ type: 'message', payload: {} }],
+        fence: { leaseToken: tokenA },
+        message: { id: randomUUID(), threadId, runId, role: 'assistant', content: 'stale', toolCalls: null },
+        usage: { input_tokens: 5, output_tokens: 5, total_tokens: 10 },
+      }),
+    ).rejects.toBeInstanceOf(LeaseLostError);
     // A message stored with the events that announce it (how the runtime records model and tool replies).
     await expect(
       ctx.app.get(RunEvents).emit({

@@ -119,9 +119,6 @@ export const RUN_SQL = {
   /** The config snapshot $3 frozen on run $1 under lease $2. */
   saveSnapshot: `UPDATE runs SET config_snapshot = $3 WHERE id = $1 AND lease_token = $2 RETURNING 1`,
 
-  /** A model call's token usage ($3…$5) added to run $1 under lease $2. */
-  addUsage: `UPDATE runs SET ${addTokenUsage(3)} WHERE id = $1 AND lease_token = $2`,
-
   /**
    * The lease holder ($2) ends run $1, which has no parent, as $3 with error $4, and its events ($5, $6),
    * in one statement.

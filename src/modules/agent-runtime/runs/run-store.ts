@@ -175,10 +175,6 @@ export class RunStore {
     return rows.length > 0;
   }
 
-  async addUsage(runId: string, leaseToken: string, usage: TokenUsage): Promise<void> {
-    await this.query('addUsage', [runId, leaseToken, ...usageValues(usage)]);
-  }
-
   /** The events as stored; null when the run has a parent or the lease is not this token's. */
   async endWithoutParent(
     runId: string,

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config.js';
 import { retryOnConflict } from '../../../database/transient-conflict.js';
-import type { RunConfigSnapshot } from '../assembly/run-config-snapshot.js';
 import { doneEvent, RunEvents, statusEvent } from '../events/run-events.js';
 import type { NewRunEvent, RunEvent } from '../events/run-event.js';
 import type { NewMessage } from '../messages/messages.repository.js';
@@ -11,7 +10,7 @@ import { RunCancelSignals } from '../worker/run-cancel-signals.js';
 import { RUN_STATE_MACHINE, transitionInto, type TransitionName } from './run-state-machine.js';
 import { isTerminal, type RunStatus } from './run-status.js';
 import { RunStore, type EndedRow, type NewRunRow } from './run-store.js';
-import type { RunEntity, RunError, TokenUsage } from './run.entity.js';
+import type { RunEntity, RunError } from './run.entity.js';
 import { LeaseLostError, RunFailureCodes, RunsErrors } from './runs.errors.js';
 import { RunsRepository, type QueuedRun } from './runs.repository.js';
 
@@ -79,6 +78,11 @@ function eventsOf(name: TransitionName, given: { error?: RunError; waiting?: New
   });
 }
 
+/** What a parent hears of its child run: created, or ended. */
+function subagentEvent(runId: string, threadId: string, slug: string, status: RunStatus): NewRunEvent {
+  return { type: 'subagent', payload: { run_id: runId, thread_id: threadId, subagent_slug: slug, status } };
+}
+
 /**
  * Applies the transitions of a run's status (`run-state-machine.ts`): each through a statement of
  * `RunStore` that matches only the table's from-statuses, with the table's events, in one
@@ -115,15 +119,7 @@ export class RunTransitions {
     const { parent } = options;
     let notice: ParentNotice | null = null;
     if (parent !== undefined) {
-      const started: NewRunEvent = {
-        type: 'subagent',
-        payload: {
-          run_id: run.id,
-          thread_id: run.threadId,
-          subagent_slug: run.agentSlug,
-          status: run.status,
-        },
-      };
+      const started = subagentEvent(run.id, run.threadId, run.agentSlug, run.status);
       const parentEvents = await this.store.appendEventsFenced(
         parent.runId,
         [started],
@@ -155,15 +151,6 @@ export class RunTransitions {
   /** Renews the lease (no transition); the run's status, or null when the lease is not this token's. */
   heartbeat(runId: string, leaseToken: string): Promise<RunStatus | null> {
     return this.store.renewLease(runId, leaseToken, this.leaseSeconds);
-  }
-
-  saveSnapshot(runId: string, leaseToken: string, snapshot: RunConfigSnapshot): Promise<boolean> {
-    return this.store.saveSnapshot(runId, leaseToken, snapshot);
-  }
-
-  /** Adds a model call's token usage (a reply recorded by the worker carries it in its own statement). */
-  addUsage(runId: string, leaseToken: string, usage: TokenUsage): Promise<void> {
-    return this.store.addUsage(runId, leaseToken, usage);
   }
 
   /** `finish`, `fail` or `finish_cancelled` by the lease holder. False when the lease was lost. */
@@ -375,15 +362,7 @@ export class RunTransitions {
     if (parentId === null) return null;
     const status = await this.store.lockStatus(manager, parentId);
     if (status === null || isTerminal(status)) return null;
-    const told: NewRunEvent = {
-      type: 'subagent',
-      payload: {
-        run_id: childId,
-        thread_id: child.thread_id,
-        subagent_slug: child.agent_slug,
-        status: child.status,
-      },
-    };
+    const told = subagentEvent(childId, child.thread_id, child.agent_slug, child.status);
     const queued = await this.store.wakeIfDue(manager, parentId);
     const events = [told, ...(queued === null ? [] : eventsOf('wake'))];
     return { runId: parentId, events: await this.store.appendEvents(parentId, events, manager), queued };

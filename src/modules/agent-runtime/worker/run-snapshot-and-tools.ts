@@ -4,7 +4,7 @@ import { RunContextPreparer, type PreparedRun } from '../assembly/run-context-pr
 import { ToolAssembler, type AssembledTools } from '../assembly/tool-assembler.js';
 import type { RunEntity } from '../runs/run.entity.js';
 import { LeaseLostError } from '../runs/runs.errors.js';
-import { RunTransitions } from '../runs/run-transitions.js';
+import { RunStore } from '../runs/run-store.js';
 
 /**
  * A run's config snapshot and the tools assembled from it: the frozen snapshot of a resumed run
@@ -13,7 +13,7 @@ import { RunTransitions } from '../runs/run-transitions.js';
 @Injectable()
 export class RunSnapshotAndTools {
   constructor(
-    private readonly transitions: RunTransitions,
+    private readonly store: RunStore,
     private readonly preparer: RunContextPreparer,
     private readonly authorization: RunAuthorization,
     private readonly assembler: ToolAssembler,
@@ -27,7 +27,7 @@ export class RunSnapshotAndTools {
     }
     const prepared = await this.preparer.prepare(run);
     const [saved, assembled] = await Promise.allSettled([
-      this.transitions.saveSnapshot(run.id, leaseToken, prepared.snapshot),
+      this.store.saveSnapshot(run.id, leaseToken, prepared.snapshot),
       this.assemble(run, prepared),
     ]);
     if (saved.status === 'rejected') throw saved.reason;
