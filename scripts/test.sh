@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# The whole test suite on a fresh machine: dependencies from the lockfile, PostgreSQL and Redis,
-# lint, type check and build, then every test (unit, integration, e2e). Extra arguments go to Jest.
+# The whole test suite on a fresh machine: dependencies from the lockfile, bubblewrap for the sandbox
+# tests, PostgreSQL and Redis, lint, type check and build, then every test (unit, integration, e2e).
+# Extra arguments go to Jest.
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib/sandbox.sh"
 
 # With local trust authentication the password is ignored; Docker Compose's PostgreSQL needs it.
 export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:5432/postgres}"
 export TEST_REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}"
 
 ensure_dependencies
+ensure_sandbox_host
 ensure_services \
   "$(node scripts/lib/url-part.js "$TEST_DATABASE_URL" host)" "$(node scripts/lib/url-part.js "$TEST_DATABASE_URL" port 5432)" \
   "$(node scripts/lib/url-part.js "$TEST_REDIS_URL" host)" "$(node scripts/lib/url-part.js "$TEST_REDIS_URL" port 6379)"

@@ -4,6 +4,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 
 log() { printf '\033[1m==>\033[0m %s\n' "$*" >&2; }
+warn() { printf '\033[1mwarning:\033[0m %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # Installs node_modules from the lockfile when missing or older than the lockfile.
@@ -26,13 +27,32 @@ wait_tcp() {
 
 docker_engine() { command -v docker >/dev/null && docker info >/dev/null 2>&1; }
 
-apt_install() {
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    log "installing $* (apt-get)"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
-  else
-    die "$* not installed: install it, or run a Docker engine so docker compose can start it"
+can_apt_install() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; }
+
+# apt_get_install PACKAGE...: installs with apt-get (root only), refreshing the package lists once per script.
+APT_LISTS_UPDATED=0
+apt_get_install() {
+  log "installing $* (apt-get)"
+  if [ $APT_LISTS_UPDATED = 0 ]; then
+    apt-get update -qq || return 1
+    APT_LISTS_UPDATED=1
   fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+apt_install() {
+  can_apt_install || die "$* not installed: install it, or run a Docker engine so docker compose can start it"
+  apt_get_install "$@"
+}
+
+# ensure_system_package COMMAND PACKAGE WHO: when COMMAND is missing, installs PACKAGE as root with
+# apt-get; otherwise (not root, no apt-get, install failed) says that WHO needs it and returns 1.
+ensure_system_package() {
+  local command=$1 package=$2 who=$3
+  command -v "$command" >/dev/null && return 0
+  if can_apt_install && apt_get_install "$package" && command -v "$command" >/dev/null; then return 0; fi
+  warn "$command not found: $who need it (apt-get install $package)"
+  return 1
 }
 
 start_local_postgres() {
