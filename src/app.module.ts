@@ -10,6 +10,7 @@ import { ImprovementMarksModule } from './modules/improvement-marks/index.js';
 import { KnowledgeMcpModule, KnowledgeModule } from './modules/knowledge/index.js';
 import { McpModule } from './modules/mcp/index.js';
 import { OcrModule } from './modules/ocr/index.js';
+import { SandboxModule } from './modules/sandbox/index.js';
 import { SkillsModule } from './modules/skills/index.js';
 import { WebSearchModule } from './modules/web-search/index.js';
 import { ThreadsModule } from './modules/threads/index.js';
@@ -41,6 +42,7 @@ export class AppModule {
         WorkspaceModule,
         ArtifactsModule,
         OcrModule,
+        SandboxModule,
         WebSearchModule,
         ThreadsModule,
         AgentsModule,

@@ -8,6 +8,7 @@ import { KnowledgeWorkerModule } from './modules/knowledge/index.js';
 import { MaintenanceModule } from './modules/maintenance/index.js';
 import { McpRuntimeModule } from './modules/mcp/index.js';
 import { OcrModule } from './modules/ocr/index.js';
+import { SandboxModule } from './modules/sandbox/index.js';
 import { SkillsCoreModule, SkillsInstallToolModule } from './modules/skills/index.js';
 import { WebSearchModule } from './modules/web-search/index.js';
 import { WorkspaceModule } from './modules/workspace/index.js';
@@ -27,6 +28,7 @@ export async function workerModules(): Promise<Type[]> {
     WorkspaceModule,
     ArtifactsModule,
     OcrModule,
+    SandboxModule,
     WebSearchModule,
     ImprovementMarksToolModule,
     SkillsCoreModule,

@@ -113,6 +113,27 @@ export class AppConfig {
     /** A conversion worker (parsing and clean-up) is terminated after this. */
     readonly workerTimeoutMs: number;
   };
+  /** The `execute` tool's sandbox (`modules/sandbox`). */
+  readonly sandbox: {
+    /** Default and cap of a command's wall time (`timeout_s` may ask for less, up to 600). */
+    readonly timeoutSeconds: number;
+    /** Address space of each process of a command. */
+    readonly memoryMb: number;
+    /** CPU time of each process of a command. */
+    readonly cpuSeconds: number;
+    /** Processes (and threads) a command may have at once. */
+    readonly maxProcesses: number;
+    /** What is kept of stdout, and of stderr, each. */
+    readonly outputLimitBytes: number;
+    /** Sandboxes one worker process runs at once. */
+    readonly maxConcurrency: number;
+    /** Sandboxes one user has at once in a worker process. */
+    readonly maxPerUser: number;
+    /** Size of the command's private /tmp. */
+    readonly tmpMb: number;
+    /** As root, sandbox slot N runs under host uid and gid `hostUidBase + N`. */
+    readonly hostUidBase: number;
+  };
   readonly runtime: {
     /** A claimed run's lease; the worker renews it every third of this. */
     readonly runLeaseSeconds: number;

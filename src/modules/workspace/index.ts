@@ -10,6 +10,7 @@ export { WorkspaceErrorCode, WorkspaceErrors } from './workspace.errors.js';
 export { WorkspacePathResolver } from './paths/workspace-path-resolver.js';
 export type { ResolvedWorkspacePath } from './paths/workspace-path-resolver.js';
 export { WorkspaceQuota } from './quota/workspace-quota.js';
+export { WorkspaceOverlayApplier } from './overlay/overlay-applier.js';
 export {
   isInternalWorkspacePath,
   PERSONAL_SKILLS_ROOT,

@@ -8,6 +8,7 @@ import { WorkspaceQuota } from './quota/workspace-quota.js';
 import { WorkspaceUsageRepository } from './quota/workspace-usage.repository.js';
 import { QuotaCountedUploadStorage } from './uploads/quota-counted-upload-storage.js';
 import { WorkspacePathAuthorizer } from './workspace-path.authorizer.js';
+import { WorkspaceOverlayApplier } from './overlay/overlay-applier.js';
 import { WorkspaceService } from './workspace.service.js';
 
 /**
@@ -26,6 +27,7 @@ import { WorkspaceService } from './workspace.service.js';
     LargeToolResults,
     FileTools,
     QuotaCountedUploadStorage,
+    WorkspaceOverlayApplier,
   ],
   exports: [
     WorkspacePathResolver,
@@ -35,6 +37,7 @@ import { WorkspaceService } from './workspace.service.js';
     FileTools,
     SharedSkillReadPolicies,
     QuotaCountedUploadStorage,
+    WorkspaceOverlayApplier,
   ],
 })
 export class WorkspaceModule {}

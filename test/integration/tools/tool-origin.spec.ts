@@ -23,6 +23,7 @@ function foreignTool(name: string, calls: unknown[]): RegisteredTool {
       description: 'Offered by another source.',
       schema: z.object({}).passthrough(),
       resources: [],
+      sideEffects: false,
       forbiddenForSubagents: false,
       base: false,
     },

@@ -87,6 +87,7 @@ export class RunGraphExecution {
           executableTools: new Set(executable.map((tool) => tool.name)),
           offeredTools,
           isSubagent: snapshot.agent.is_subagent,
+          skills: snapshot.skills,
           signal,
           verifyAuthorization: () => this.authorization.verify(run.id, leaseToken, run),
         },

@@ -168,6 +168,8 @@ export class McpToolLoader {
         schema,
         resources: [],
         forbiddenForSubagents: false,
+        // What a server says of its tools' effects is for tool approval to read.
+        sideEffects: false,
         base: false,
         timeoutMs: config.sseReadTimeoutMs,
       },

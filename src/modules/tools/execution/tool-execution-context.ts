@@ -22,6 +22,8 @@ interface ToolCallSurroundings {
   /** Tools the model was shown in this turn (skill gating); a hidden tool called by name is refused. */
   visibleTools: ReadonlySet<string>;
   isSubagent: boolean;
+  /** The shared and builtin skills of the run (its config snapshot): what a sandboxed command may read. */
+  skills?: readonly string[];
   /** Aborted when the run is cancelled. */
   signal?: AbortSignal;
 }

@@ -41,6 +41,11 @@ export interface AgentToolOptions<S extends z.ZodType = z.ZodType> {
   forbiddenForSubagents?: boolean;
   /** Per-call timeout; the executor's default applies otherwise. */
   timeoutMs?: number;
+  /**
+   * Acts beyond the run's own record (runs commands, changes files or remote systems): what tool
+   * approval asks about before the call by default.
+   */
+  sideEffects?: boolean;
 }
 
 /** What the registry keeps about a tool; handed out as copies. */
@@ -50,6 +55,7 @@ export interface ToolMetadata extends Omit<AgentToolOptions, 'tags' | 'resources
   tags: readonly string[];
   resources: readonly ToolResourceSpec[];
   forbiddenForSubagents: boolean;
+  sideEffects: boolean;
   /** One of the base tools present in every normal agent graph. */
   base: boolean;
 }

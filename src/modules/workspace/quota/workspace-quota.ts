@@ -61,6 +61,11 @@ export class WorkspaceQuota {
     return this.withinQuota(user, async () => -(await freedBytes()), remove);
   }
 
+  /** Runs `write`, whose growth (negative when it frees space) `growthOf` measures under the lock. */
+  change<T>(user: QuotaUser, growthOf: () => Promise<number>, write: () => Promise<T>): Promise<T> {
+    return this.withinQuota(user, growthOf, write);
+  }
+
   private async withinQuota<T>(
     user: QuotaUser,
     growthOf: () => Promise<number>,

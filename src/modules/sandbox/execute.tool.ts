@@ -1,0 +1,102 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppConfig } from '../../config/app-config.js';
+import { AgentTool, ToolRegistry, type ToolInvocation, type ToolOutput } from '../tools/index.js';
+import {
+  SharedSkillReadPolicies,
+  WorkspaceErrors,
+  WorkspaceOverlayApplier,
+  WorkspacePathResolver,
+  WorkspaceQuota,
+} from '../workspace/index.js';
+import { EXECUTE_TOOL_DESCRIPTION, EXECUTE_TOOL_NAME, executeSchema, type ExecuteArgs } from './execute-tool-schema.js';
+import { Sandbox, type SandboxSkill } from './sandbox.port.js';
+import { SandboxSlots } from './sandbox-slots.js';
+
+const SAFE_SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/**
+ * `execute`: one shell command in a sandbox over the caller's workspace. The command's workspace
+ * writes are applied when it ends, if they fit the quota (none of them otherwise); the run's skills
+ * are there read-only. Bound only where a sandbox works on this host.
+ */
+@Injectable()
+export class ExecuteTool implements OnModuleInit {
+  constructor(
+    private readonly sandbox: Sandbox,
+    private readonly slots: SandboxSlots,
+    private readonly resolver: WorkspacePathResolver,
+    private readonly quota: WorkspaceQuota,
+    private readonly applier: WorkspaceOverlayApplier,
+    private readonly sharedSkills: SharedSkillReadPolicies,
+    private readonly registry: ToolRegistry,
+    private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.setAvailability(EXECUTE_TOOL_NAME, () => {
+      const reason = this.sandbox.unavailableReason();
+      return { available: reason === null, reason };
+    });
+  }
+
+  @AgentTool({
+    name: EXECUTE_TOOL_NAME,
+    category: 'builtin',
+    tags: ['命令'],
+    displayName: '执行命令',
+    description: EXECUTE_TOOL_DESCRIPTION,
+    schema: executeSchema,
+    sideEffects: true,
+    // The sandbox's own clock (at most 600 s) ends the command first.
+    timeoutMs: 630_000,
+  })
+  async execute(args: ExecuteArgs, invocation: ToolInvocation): Promise<ToolOutput> {
+    const { user, workdir } = invocation.context;
+    const release = this.slots.take(user.id);
+    try {
+      const cwd = await this.resolver.resolve(user, workdir, { access: 'write', workdir });
+      const { usedBytes, quotaBytes } = await this.quota.current(user);
+      const run = await this.sandbox.run({
+        command: args.command,
+        userData: this.resolver.userDataRoot(user),
+        cwd: cwd.virtualPath,
+        skills: await this.skillsOf(invocation),
+        timeoutMs: (args.timeout_s ?? this.config.sandbox.timeoutSeconds) * 1000,
+        signal: invocation.signal,
+        writableBytes: Math.max(0, quotaBytes - usedBytes),
+      });
+      try {
+        const { result } = run;
+        if (result.overQuota) throw WorkspaceErrors.quotaExceeded(quotaBytes, usedBytes, quotaBytes - usedBytes + 1);
+        invocation.signal.throwIfAborted();
+        if (result.changes !== null) await this.applier.apply(user, result.changes);
+        return {
+          exit_code: result.exitCode,
+          stdout: result.stdout,
+          stderr: result.stderr,
+          truncated: result.truncated,
+          timed_out: result.timedOut,
+          duration_ms: result.durationMs,
+        };
+      } finally {
+        await run.dispose();
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /** The run's shared and builtin skills the caller may read, as the file tools show them. */
+  private async skillsOf(invocation: ToolInvocation): Promise<SandboxSkill[]> {
+    const { user, skills = [] } = invocation.context;
+    const shown: SandboxSkill[] = [];
+    for (const slug of new Set(skills)) {
+      if (!SAFE_SLUG.test(slug) || !(await this.sharedSkills.canRead(user, slug))) continue;
+      const hostPath = join(this.resolver.sharedSkillsRoot(), slug);
+      if (existsSync(hostPath)) shown.push({ slug, hostPath });
+    }
+    return shown;
+  }
+}
