@@ -10,7 +10,12 @@ import {
   WorkspacePathResolver,
   WorkspaceQuota,
 } from '../workspace/index.js';
-import { EXECUTE_TOOL_DESCRIPTION, EXECUTE_TOOL_NAME, executeSchema, type ExecuteArgs } from './execute-tool-schema.js';
+import {
+  EXECUTE_TOOL_DESCRIPTION,
+  EXECUTE_TOOL_NAME,
+  executeSchema,
+  type ExecuteArgs,
+} from './execute-tool-schema.js';
 import { Sandbox, type SandboxSkill } from './sandbox.port.js';
 import { SandboxSlots } from './sandbox-slots.js';
 
@@ -69,7 +74,8 @@ export class ExecuteTool implements OnModuleInit {
       });
       try {
         const { result } = run;
-        if (result.overQuota) throw WorkspaceErrors.quotaExceeded(quotaBytes, usedBytes, quotaBytes - usedBytes + 1);
+        if (result.overQuota)
+          throw WorkspaceErrors.quotaExceeded(quotaBytes, usedBytes, quotaBytes - usedBytes + 1);
         invocation.signal.throwIfAborted();
         if (result.changes !== null) await this.applier.apply(user, result.changes);
         return {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ToolsModule } from '../tools/index.js';
 import { WorkspaceModule } from '../workspace/index.js';
 import { BubblewrapSandbox } from './bubblewrap/bubblewrap-sandbox.js';
 import { ExecuteTool } from './execute.tool.js';
@@ -7,7 +8,7 @@ import { SandboxSlots } from './sandbox-slots.js';
 
 /** Sandboxed command execution: the `execute` tool on the bubblewrap backend of this host. */
 @Module({
-  imports: [WorkspaceModule],
+  imports: [ToolsModule, WorkspaceModule],
   providers: [{ provide: Sandbox, useClass: BubblewrapSandbox }, SandboxSlots, ExecuteTool],
 })
 export class SandboxModule {}

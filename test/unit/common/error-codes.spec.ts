@@ -36,6 +36,7 @@ const OWNER: Record<string, string> = {
   mcp: 'modules/mcp/mcp.errors.ts',
   subagents: 'modules/agent-runtime/subagents/subagents.errors.ts',
   knowledge: 'modules/knowledge/knowledge.errors.ts',
+  sandbox: 'modules/sandbox/sandbox.errors.ts',
 };
 /** Prefixes of modules that have no codes in this codebase yet (named in the API contract). */
 const FUTURE_PREFIXES: string[] = [];

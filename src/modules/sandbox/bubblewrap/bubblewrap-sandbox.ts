@@ -20,7 +20,8 @@ const WATCH_INTERVAL_MS = 250;
 const PROBE_TIMEOUT_MS = 15_000;
 
 const ETC_FILES: Readonly<Record<string, string>> = {
-  passwd: 'root:x:0:0:root:/root:/bin/sh\ngem:x:1000:1000:gem:/home/gem:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n',
+  passwd:
+    'root:x:0:0:root:/root:/bin/sh\ngem:x:1000:1000:gem:/home/gem:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n',
   group: 'root:x:0:\ngem:x:1000:\nnogroup:x:65534:\n',
   hosts: '127.0.0.1 localhost sandbox\n::1 localhost\n',
 };
@@ -95,7 +96,10 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
       maxProcesses: sandbox.maxProcesses,
       maxOpenFiles: 1024,
       // One file cannot outgrow what the workspace has room for (nor the memory of /tmp).
-      fileSizeBytes: Math.max(1, Math.min(Math.max(spec.writableBytes, sandbox.tmpMb * 1024 * 1024), memoryBytes)),
+      fileSizeBytes: Math.max(
+        1,
+        Math.min(Math.max(spec.writableBytes, sandbox.tmpMb * 1024 * 1024), memoryBytes),
+      ),
       tmpBytes: sandbox.tmpMb * 1024 * 1024,
     };
   }
@@ -124,7 +128,10 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
       const output = this.config.sandbox.outputLimitBytes;
       const stdout = new CappedOutput(child.stdout!, output);
       const stderr = new CappedOutput(child.stderr!, output);
-      const manifest = new CappedOutput(child.stdio[3] as NodeJS.ReadableStream as never, MANIFEST_LIMIT_BYTES);
+      const manifest = new CappedOutput(
+        child.stdio[3] as NodeJS.ReadableStream as never,
+        MANIFEST_LIMIT_BYTES,
+      );
 
       let killed: KillReason | null = null;
       const kill = (reason: KillReason) => {

@@ -10,7 +10,10 @@ export class CappedOutput {
   truncated = false;
   readonly done: Promise<void>;
 
-  constructor(stream: Readable, private readonly limit: number) {
+  constructor(
+    stream: Readable,
+    private readonly limit: number,
+  ) {
     this.done = new Promise((resolve) => {
       stream.on('data', (chunk: Buffer) => this.take(chunk));
       stream.on('end', resolve);

@@ -40,7 +40,8 @@ export class WorkspaceOverlayApplier {
     const growth = async () => {
       plan = await planOverlay(root, layer);
       let bytes = 0;
-      for (const file of plan.files) bytes += file.size - (await replacedBytes(this.realPath(root, file.path)));
+      for (const file of plan.files)
+        bytes += file.size - (await replacedBytes(this.realPath(root, file.path)));
       for (const path of plan.deletions) bytes -= await sizeOf(this.realPath(root, path));
       return bytes;
     };

@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { WorkspacePathResolver } from '../../../src/modules/workspace/paths/workspace-path-resolver';
+import { execute } from '../../support/sandbox/execute-call';
+import { TestContext, type TestUser } from '../../support/test-app';
+
+describe('execute: a command in the sandbox over the workspace', () => {
+  let ctx: TestContext;
+  let user: TestUser;
+  let workdir: string;
+
+  beforeAll(async () => {
+    ctx = await TestContext.start();
+    user = await ctx.newUser();
+    workdir = join(ctx.app.get(WorkspacePathResolver).userDataRoot(user), 'workdir', 'demo');
+    await mkdir(workdir, { recursive: true });
+  });
+  afterAll(() => ctx.close());
+
+  it('runs the command in the workdir and answers exit code and output', async () => {
+    const { isError, body } = await execute(ctx, user, { command: 'pwd; echo out; echo err >&2; exit 3' });
+    expect(isError).toBe(false);
+    expect(body).toMatchObject({
+      exit_code: 3,
+      stdout: '/home/gem/user-data/workdir/demo\nout\n',
+      stderr: 'err\n',
+      truncated: false,
+      timed_out: false,
+    });
+    expect(typeof body.duration_ms).toBe('number');
+  });
+
+  it('keeps the files a command writes, changes and deletes in the workspace', async () => {
+    await writeFile(join(workdir, 'old.txt'), 'old');
+    await writeFile(join(workdir, 'gone.txt'), 'gone');
+    const { body } = await execute(ctx, user, {
+      command:
+        'echo new > new.txt && echo changed > old.txt && rm gone.txt && mkdir -p sub && echo s > sub/s.txt',
+    });
+    expect(body.exit_code).toBe(0);
+    expect(await readFile(join(workdir, 'new.txt'), 'utf8')).toBe('new\n');
+    expect(await readFile(join(workdir, 'old.txt'), 'utf8')).toBe('changed\n');
+    expect(await readFile(join(workdir, 'sub', 's.txt'), 'utf8')).toBe('s\n');
+    expect(existsSync(join(workdir, 'gone.txt'))).toBe(false);
+  });
+
+  it('runs as an unprivileged user with a fixed environment and no capabilities', async () => {
+    const { body } = await execute(ctx, user, {
+      command: 'id -u; env | sort; grep -E "^Cap(Eff|Prm|Amb)" /proc/self/status',
+    });
+    const lines = (body.stdout as string).trim().split('\n');
+    expect(lines[0]).toBe('1000');
+    expect(lines.filter((line) => /^[A-Z_]+=/.test(line)).map((line) => line.split('=')[0])).toEqual([
+      'HOME',
+      'LANG',
+      'OLDPWD',
+      'PATH',
+      'PWD',
+      'TMPDIR',
+    ]);
+    expect(lines.filter((line) => line.startsWith('Cap'))).toEqual([
+      'CapPrm:\t0000000000000000',
+      'CapEff:\t0000000000000000',
+      'CapAmb:\t0000000000000000',
+    ]);
+  });
+});
