@@ -126,8 +126,8 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
         child.on('close', (code, signal) => done({ code, signal }));
       });
       const output = this.config.sandbox.outputLimitBytes;
-      const stdout = new CappedOutput(child.stdout!, output);
-      const stderr = new CappedOutput(child.stderr!, output);
+      const stdout = new CappedOutput(child.stdout, output);
+      const stderr = new CappedOutput(child.stderr, output);
       const manifest = new CappedOutput(
         child.stdio[3] as NodeJS.ReadableStream as never,
         MANIFEST_LIMIT_BYTES,
@@ -144,7 +144,7 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
         }
       };
       if (child.pid !== undefined) await cgroup?.add(child.pid).catch(() => undefined);
-      child.stdin!.end('\n');
+      child.stdin.end('\n');
       const timer = setTimeout(() => kill('timeout'), spec.timeoutMs);
       const onAbort = () => kill('cancel');
       if (spec.signal.aborted) onAbort();
