@@ -7,9 +7,9 @@ import { performance } from 'node:perf_hooks';
 import { AppConfig } from '../../../config/app-config.js';
 import { Sandbox, type SandboxResult, type SandboxRun, type SandboxSpec } from '../sandbox.port.js';
 import { SandboxErrors } from '../sandbox.errors.js';
-import { bwrapArgs, type CommandLimits } from './bwrap-args.js';
+import { bwrapArgs, launcher, type CommandLimits } from './bwrap-args.js';
 import { CappedOutput } from './capped-output.js';
-import { SETUP_FAILURES } from './entry-script.js';
+import { SANDBOX_FSTAB, SETUP_FAILURES } from './entry-script.js';
 import { measureTree } from './measure-tree.js';
 import { SandboxCgroup } from './sandbox-cgroup.js';
 
@@ -24,6 +24,7 @@ const ETC_FILES: Readonly<Record<string, string>> = {
     'root:x:0:0:root:/root:/bin/sh\ngem:x:1000:1000:gem:/home/gem:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n',
   group: 'root:x:0:\ngem:x:1000:\nnogroup:x:65534:\n',
   hosts: '127.0.0.1 localhost sandbox\n::1 localhost\n',
+  'sandbox-fstab': SANDBOX_FSTAB,
 };
 
 type KillReason = 'timeout' | 'cancel' | 'over_quota';
@@ -78,7 +79,8 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
         await rm(empty, { recursive: true, force: true });
       }
     } catch (error) {
-      return (error as Error).message;
+      const reason = (error as { details?: { reason?: unknown } }).details?.reason;
+      return typeof reason === 'string' ? reason : (error as Error).message;
     }
   }
 
@@ -115,11 +117,12 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
     };
     try {
       const args = bwrapArgs(spec, { scratch, etc: join(this.root, 'etc') }, limits);
-      // `sh` waits for a line before it becomes bwrap, so the sandbox starts inside its cgroups.
-      const child = spawn('/bin/sh', ['-c', 'read -r _ && exec "$@"', 'sandbox', 'bwrap', ...args], {
+      await mkdir(join(scratch, 'upper'));
+      await mkdir(join(scratch, 'work'));
+      const child = spawn('prlimit', launcher(limits, args), {
         stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
         detached: true,
-        env: {},
+        env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
       });
       const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done, fail) => {
         child.on('error', fail);

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readlinkSync } from 'node:fs';
 import type { SandboxSpec } from '../sandbox.port.js';
 import { ENTRY_SCRIPT } from './entry-script.js';
 
-/** The limits of one command, per process (`prlimit`) and for the whole sandbox (`tmpBytes`). */
+/** The limits of one command, per process (`launcher`) and for the whole sandbox (`tmpBytes`). */
 export interface CommandLimits {
   memoryBytes: number;
   cpuSeconds: number;
@@ -24,7 +24,7 @@ export interface SandboxPaths {
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 /** What programs need of the host's `/etc` (the dynamic linker's cache, `alternatives` links, time zone). */
 const HOST_ETC = ['ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'alternatives', 'localtime', 'ssl/certs'];
-const OWN_ETC = ['passwd', 'group', 'hosts'];
+const OWN_ETC = ['passwd', 'group', 'hosts', 'sandbox-fstab'];
 
 /** The fixed environment of every command: nothing of the service's is passed on. */
 export const SANDBOX_ENV: Readonly<Record<string, string>> = {
@@ -109,12 +109,29 @@ export function bwrapArgs(spec: SandboxSpec, paths: SandboxPaths, limits: Comman
     'sandbox-entry',
     spec.cwd,
     spec.command,
+  ];
+  return args;
+}
+
+/**
+ * The command line that starts a sandbox: `prlimit` sets the per-process limits (every process of the
+ * sandbox inherits them), then `sh` waits for a line on stdin (the host puts it in its cgroups first)
+ * before it becomes `bwrap` with `args`.
+ */
+export function launcher(limits: CommandLimits, args: string[]): string[] {
+  return [
     `--as=${limits.memoryBytes}`,
     `--cpu=${limits.cpuSeconds}`,
     `--nproc=${limits.maxProcesses}`,
     `--nofile=${limits.maxOpenFiles}`,
     `--fsize=${limits.fileSizeBytes}`,
     '--core=0',
+    '--',
+    '/bin/sh',
+    '-c',
+    'read -r _ && exec "$@"',
+    'sandbox',
+    'bwrap',
+    ...args,
   ];
-  return args;
 }
