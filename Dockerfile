@@ -13,14 +13,14 @@ RUN npm run build
 # --- runtime: production dependencies and the compiled output only -------------------------------------
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production DATA_DIR=/data
-# The execute tool's sandbox: bubblewrap, with unshare, setpriv and prlimit (util-linux) and find
+# The execute tool's sandbox: bubblewrap, with unshare, mount and prlimit (util-linux) and find
 # (findutils). util-linux and findutils come with the base image; naming them keeps them if it changes,
 # and the loop fails the build when a tool is missing. The container also needs user namespaces (see
 # the worker service in docker-compose.yml); without them `execute` is reported unavailable.
 RUN apt-get update \
   && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends bubblewrap util-linux findutils \
   && rm -rf /var/lib/apt/lists/* \
-  && for tool in bwrap unshare setpriv prlimit find; do command -v "$tool" >/dev/null || exit 1; done
+  && for tool in bwrap unshare mount prlimit find; do command -v "$tool" >/dev/null || exit 1; done
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

@@ -131,8 +131,8 @@ export class AppConfig {
     readonly maxPerUser: number;
     /** Size of the command's private /tmp. */
     readonly tmpMb: number;
-    /** As root, sandbox slot N runs under host uid and gid `hostUidBase + N`. */
-    readonly hostUidBase: number;
+    /** The bubblewrap program (a name looked up in PATH, or a path). */
+    readonly bwrap: string;
   };
   readonly runtime: {
     /** A claimed run's lease; the worker renews it every third of this. */

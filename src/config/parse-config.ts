@@ -185,7 +185,7 @@ const schema = z.object({
   SANDBOX_MAX_CONCURRENCY: integer(4, 1, 256),
   SANDBOX_MAX_PER_USER: integer(2, 1, 256),
   SANDBOX_TMP_MB: integer(64, 1, 65_536),
-  SANDBOX_HOST_UID_BASE: integer(200_000, 1000, 2_000_000_000),
+  SANDBOX_BWRAP: z.string().trim().min(1).default('bwrap'),
   MCP_MAX_RESPONSE_BYTES: integer(8 * MB, 64 * 1024, 1024 * MB),
   IMPROVEMENT_MARKS_RETENTION_DAYS: integer(365, 1, 36_500),
   CHECKPOINT_PRUNE_INTERVAL_SECONDS: integer(300, 10, 86_400),
@@ -383,7 +383,7 @@ export function parseConfig(env: Environment): AppConfig {
       maxConcurrency: e.SANDBOX_MAX_CONCURRENCY,
       maxPerUser: e.SANDBOX_MAX_PER_USER,
       tmpMb: e.SANDBOX_TMP_MB,
-      hostUidBase: e.SANDBOX_HOST_UID_BASE,
+      bwrap: e.SANDBOX_BWRAP,
     },
     runtime: {
       runLeaseSeconds: e.RUN_LEASE_SECONDS,

@@ -119,7 +119,7 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
       const args = bwrapArgs(spec, { scratch, etc: join(this.root, 'etc') }, limits);
       await mkdir(join(scratch, 'upper'));
       await mkdir(join(scratch, 'work'));
-      const child = spawn('prlimit', launcher(limits, args), {
+      const child = spawn('prlimit', launcher(this.config.sandbox.bwrap, limits, args), {
         stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
         detached: true,
         env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },

@@ -118,7 +118,7 @@ export function bwrapArgs(spec: SandboxSpec, paths: SandboxPaths, limits: Comman
  * sandbox inherits them), then `sh` waits for a line on stdin (the host puts it in its cgroups first)
  * before it becomes `bwrap` with `args`.
  */
-export function launcher(limits: CommandLimits, args: string[]): string[] {
+export function launcher(bwrap: string, limits: CommandLimits, args: string[]): string[] {
   return [
     `--as=${limits.memoryBytes}`,
     `--cpu=${limits.cpuSeconds}`,
@@ -131,7 +131,7 @@ export function launcher(limits: CommandLimits, args: string[]): string[] {
     '-c',
     'read -r _ && exec "$@"',
     'sandbox',
-    'bwrap',
+    bwrap,
     ...args,
   ];
 }
