@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppConfig } from '../../config/app-config.js';
 import { AgentTool, ToolRegistry, type ToolInvocation, type ToolOutput } from '../tools/index.js';
@@ -62,6 +63,7 @@ export class ExecuteTool implements OnModuleInit {
     const release = this.slots.take(user.id);
     try {
       const cwd = await this.resolver.resolve(user, workdir, { access: 'write', workdir });
+      await mkdir(cwd.realPath, { recursive: true });
       const { usedBytes, quotaBytes } = await this.quota.current(user);
       const run = await this.sandbox.run({
         command: args.command,
