@@ -72,7 +72,7 @@ export class ExecuteTool implements OnModuleInit {
         skills: await this.skillsOf(invocation),
         timeoutMs: (args.timeout_s ?? this.config.sandbox.timeoutSeconds) * 1000,
         signal: invocation.signal,
-        writableBytes: Math.max(0, quotaBytes - usedBytes),
+        maxWriteBytes: quotaBytes,
       });
       try {
         const { result } = run;

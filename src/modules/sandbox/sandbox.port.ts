@@ -16,8 +16,11 @@ export interface SandboxSpec {
   timeoutMs: number;
   /** Aborted when the call is cancelled (the run's cancel, the executor's timeout): the command is killed. */
   signal: AbortSignal;
-  /** How many bytes the command's writes to `/home/gem/user-data` may add; past it the command is killed. */
-  writableBytes: number;
+  /**
+   * Bytes the command's writes to `/home/gem/user-data` may reach (the whole quota: its deletions may
+   * make room); past it the command is killed. Whether its changes fit is decided when they are applied.
+   */
+  maxWriteBytes: number;
 }
 
 /** What the command left in `/home/gem/user-data`, not yet applied to the workspace. */
@@ -29,6 +32,8 @@ export interface SandboxChanges {
    * workspace that is not here was deleted by the command.
    */
   survivors: ReadonlySet<string>;
+  /** When the command started (epoch ms): what changed in the workspace since was not its to delete. */
+  startedAt: number;
 }
 
 export interface SandboxResult {
@@ -39,7 +44,7 @@ export interface SandboxResult {
   /** Either stream was cut at the output limit. */
   truncated: boolean;
   timedOut: boolean;
-  /** Killed because its writes went past `writableBytes`. */
+  /** Killed because its writes went past `maxWriteBytes`. */
   overQuota: boolean;
   durationMs: number;
   /** Null when the command was killed before its changes could be read. */

@@ -65,4 +65,19 @@ describe('execute: a command in the sandbox over the workspace', () => {
       'CapAmb:\t0000000000000000',
     ]);
   });
+
+  it('empties a folder made anew, and keeps what another command of the user wrote meanwhile', async () => {
+    await mkdir(join(workdir, 'remade'), { recursive: true });
+    await writeFile(join(workdir, 'remade', 'stale.txt'), 'stale');
+    const [slow, fast] = await Promise.all([
+      execute(ctx, user, {
+        command: 'sleep 1; rm -rf remade && mkdir remade && echo fresh > remade/fresh.txt',
+      }),
+      execute(ctx, user, { command: 'echo other > other.txt' }),
+    ]);
+    expect([slow.body.exit_code, fast.body.exit_code]).toEqual([0, 0]);
+    expect(await readFile(join(workdir, 'remade', 'fresh.txt'), 'utf8')).toBe('fresh\n');
+    expect(existsSync(join(workdir, 'remade', 'stale.txt'))).toBe(false);
+    expect(await readFile(join(workdir, 'other.txt'), 'utf8')).toBe('other\n');
+  });
 });

@@ -69,7 +69,7 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
           skills: [],
           timeoutMs: PROBE_TIMEOUT_MS,
           signal: new AbortController().signal,
-          writableBytes: 1024 * 1024,
+          maxWriteBytes: 1024 * 1024,
         });
         await run.dispose();
         if (run.result.exitCode !== 0)
@@ -97,17 +97,15 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
       cpuSeconds: sandbox.cpuSeconds,
       maxProcesses: sandbox.maxProcesses,
       maxOpenFiles: 1024,
-      // One file cannot outgrow what the workspace has room for (nor the memory of /tmp).
-      fileSizeBytes: Math.max(
-        1,
-        Math.min(Math.max(spec.writableBytes, sandbox.tmpMb * 1024 * 1024), memoryBytes),
-      ),
+      // No file can be larger than the workspace or /tmp could hold.
+      fileSizeBytes: Math.max(spec.maxWriteBytes, sandbox.tmpMb * 1024 * 1024, 1),
       tmpBytes: sandbox.tmpMb * 1024 * 1024,
     };
   }
 
   private async start(spec: SandboxSpec): Promise<SandboxRun> {
     const started = performance.now();
+    const startedAt = Date.now();
     const scratch = await mkdtemp(join(this.root, 'run-'));
     const limits = this.limits(spec);
     const cgroup = await SandboxCgroup.create(randomUUID(), limits);
@@ -152,9 +150,13 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
       const onAbort = () => kill('cancel');
       if (spec.signal.aborted) onAbort();
       spec.signal.addEventListener('abort', onAbort, { once: true });
+      let measuring = false;
       const watcher = setInterval(() => {
+        if (measuring) return;
+        measuring = true;
         void measureTree(join(scratch, 'upper')).then((bytes) => {
-          if (bytes > spec.writableBytes) kill('over_quota');
+          measuring = false;
+          if (bytes > spec.maxWriteBytes) kill('over_quota');
         });
       }, WATCH_INTERVAL_MS);
       let end: { code: number | null; signal: NodeJS.Signals | null };
@@ -166,12 +168,8 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
         clearInterval(watcher);
         spec.signal.removeEventListener('abort', onAbort);
       }
-      const result = this.resultOf(end, killed, manifest, { stdout, stderr }, scratch);
+      const result = this.resultOf(end, killed, manifest, { stdout, stderr }, scratch, startedAt);
       result.durationMs = Math.round(performance.now() - started);
-      if (result.changes !== null && !result.overQuota) {
-        // The last writes after the watcher's latest look.
-        if ((await measureTree(result.changes.upperDir)) > spec.writableBytes) result.overQuota = true;
-      }
       return { result, dispose };
     } catch (error) {
       await dispose();
@@ -185,6 +183,7 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
     manifest: CappedOutput,
     streams: { stdout: CappedOutput; stderr: CappedOutput },
     scratch: string,
+    startedAt: number,
   ): SandboxResult {
     const common = {
       stdout: streams.stdout.text(),
@@ -210,7 +209,7 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
     return {
       ...common,
       exitCode: status,
-      changes: { upperDir: join(scratch, 'upper'), survivors },
+      changes: { upperDir: join(scratch, 'upper'), survivors, startedAt },
     };
   }
 }

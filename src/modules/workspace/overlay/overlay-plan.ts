@@ -5,6 +5,8 @@ import { join, posix } from 'node:path';
 export interface OverlayLayer {
   upperDir: string;
   survivors: ReadonlySet<string>;
+  /** When the writer started (epoch ms): an entry of the folder changed since is not its to delete. */
+  startedAt: number;
 }
 
 export interface OverlayPlan {
@@ -64,8 +66,11 @@ export async function planOverlay(folder: string, layer: OverlayLayer): Promise<
     const existing = here?.isDirectory() === true ? await readdir(join(folder, relative)) : [];
     for (const entry of existing) {
       const path = relative === '' ? entry : `${relative}/${entry}`;
-      if (!layer.survivors.has(path)) plan.deletions.push(path);
-      else if (inUpper.has(entry)) {
+      if (!layer.survivors.has(path)) {
+        // Made or changed by another writer while this one ran (another command of the user): kept.
+        const stats = await lstat(join(folder, path));
+        if (stats.ctimeMs < layer.startedAt) plan.deletions.push(path);
+      } else if (inUpper.has(entry)) {
         // Replaced by another kind (a file where a folder was): the old one goes first.
         const before = await lstat(join(folder, path));
         const after = await lstat(join(upper, entry));
