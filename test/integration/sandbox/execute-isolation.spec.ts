@@ -273,6 +273,39 @@ describe('execute: the sandbox isolates a command from the host and other users'
       await expectSandboxStillWorks(ctx, user);
     });
 
+    it('never writes or deletes through a link out when the command puts a folder in its place', async () => {
+      const otherBefore = await readdir(otherData);
+      const { isError, body } = await execute(ctx, user, {
+        command: [
+          'rm other outside',
+          'mkdir other outside',
+          'echo pwned > other/secret.txt',
+          'echo pwned > other/planted.txt',
+          'echo pwned > outside/secret.txt',
+          'echo pwned > outside/planted.txt',
+        ].join(' && '),
+      });
+      // Refused as a whole or applied inside the workspace: either way nothing outside changed.
+      expect(refusedOrApplied(isError, body)).toBe(true);
+      expect(await readFile(join(otherData, 'secret.txt'), 'utf8')).toBe(`${otherSecret}\n`);
+      expect(await readdir(otherData)).toEqual(otherBefore);
+      expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe(`${outsideSecret}\n`);
+      expect(existsSync(join(outside, 'planted.txt'))).toBe(false);
+      await expectSandboxStillWorks(ctx, user);
+    });
+
+    it('never deletes through a link out', async () => {
+      const otherBefore = await readdir(otherData);
+      const { isError, body } = await execute(ctx, user, {
+        command: 'rm -rf other/* outside/* other-secret.txt etc-link/*; rm -f other/secret.txt; true',
+      });
+      expect(refusedOrApplied(isError, body)).toBe(true);
+      expect(await readdir(otherData)).toEqual(otherBefore);
+      expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe(`${outsideSecret}\n`);
+      expect(await readFile(join(otherData, 'secret.txt'), 'utf8')).toBe(`${otherSecret}\n`);
+      await expectSandboxStillWorks(ctx, user);
+    });
+
     it('does not leave a host link leading out of the workspace when the command makes one', async () => {
       const { isError, body } = await execute(ctx, user, {
         command: [
@@ -306,6 +339,11 @@ describe('execute: the sandbox isolates a command from the host and other users'
     });
   });
 });
+
+/** The command's writes were applied, or refused as a whole because a path leads out of the workspace. */
+function refusedOrApplied(isError: boolean, body: Record<string, any>): boolean {
+  return isError ? body.error?.code === 'workspace.path_not_allowed' : body.exit_code === 0;
+}
 
 function lstatExists(path: string): boolean {
   try {
