@@ -134,11 +134,11 @@ describe('execute: the sandbox isolates a command from the host and other users'
     beforeAll(async () => {
       local = createServer((_, res) => res.end('local server reached'));
       localPort = await listening(local, '0.0.0.0');
-      servicePort = await listening(ctx.app.getHttpServer() as Server, '127.0.0.1');
+      servicePort = await listening(ctx.app.getHttpServer(), '127.0.0.1');
     });
     afterAll(async () => {
       await new Promise((done) => local.close(done));
-      await new Promise((done) => (ctx.app.getHttpServer() as Server).close(done));
+      await new Promise((done) => ctx.app.getHttpServer().close(done));
     });
 
     it('reaches none of the service, PostgreSQL, Redis or a local HTTP server', async () => {

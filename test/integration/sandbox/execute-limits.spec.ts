@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { execute } from '../../support/sandbox/execute-call';
 import { expectSandboxStillWorks, hostProcessesWith, workdirOf } from '../../support/sandbox/sandbox-probes';
@@ -28,6 +28,26 @@ async function peakExtraProcesses<T>(work: () => Promise<T>): Promise<{ value: T
   } finally {
     clearInterval(sampler);
   }
+}
+
+const memAvailableBytes = () =>
+  Number(/^MemAvailable:\s+(\d+) kB/m.exec(readFileSync('/proc/meminfo', 'utf8'))![1]) * 1024;
+
+/** Runs `work` while watching the host's available memory: the largest drop from before. */
+async function peakMemoryDrop<T>(work: () => Promise<T>): Promise<{ value: T; drop: number }> {
+  const before = memAvailableBytes();
+  let lowest = before;
+  const sampler = setInterval(() => (lowest = Math.min(lowest, memAvailableBytes())), 50);
+  try {
+    return { value: await work(), drop: before - lowest };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** The real uid on the host of a process. */
+function hostUidOf(pid: number): string {
+  return /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1];
 }
 
 /** Polls until no host process has `token` on its command line (or the time is up): what is left. */
@@ -114,6 +134,40 @@ while True:
     expect(ms).toBeLessThan(25_000);
     await expectSandboxStillWorks(ctx, user);
   }, 40_000);
+
+  it('bounds memory for the whole sandbox, not only per process', async () => {
+    const tag = `memhog-${randomBytes(6).toString('hex')}`;
+    // Four processes each filling 700 MB (under the 1 GB per-process address-space limit).
+    const hog = `python3 -c "s = b'x' * (700 * 1024**2); import time; time.sleep(3); print('held')" ${tag}`;
+    const {
+      value: { isError, body },
+      drop,
+    } = await peakMemoryDrop(() =>
+      execute(ctx, user, { command: `for i in 1 2 3 4; do ${hog} & done; wait`, timeout_s: 30 }),
+    );
+    expect(isError).toBe(false);
+    // SANDBOX_MEMORY_MB (1024) for the sandbox, with room for what else runs on the machine.
+    expect(drop).toBeLessThan(1.6 * 1024 ** 3);
+    expect((body.stdout as string).split('held').length - 1).toBeLessThan(4);
+    expect(await leftoversAfter(tag, 2_000)).toEqual([]);
+    await expectSandboxStillWorks(ctx, user);
+  }, 40_000);
+
+  it('runs the command under an unprivileged host uid, not root (RLIMIT_NPROC does not bound root)', async () => {
+    const duration = `5.${Math.floor(Math.random() * 1e9)}`;
+    const call = execute(ctx, user, { command: `sleep ${duration}`, timeout_s: 10 });
+    let uids: string[] = [];
+    for (let attempt = 0; attempt < 40 && uids.length === 0; attempt++) {
+      await new Promise((done) => setTimeout(done, 100));
+      uids = hostProcessesWith(`sleep ${duration}`)
+        .filter((line) => line.includes(`: sleep ${duration}`))
+        .map((line) => hostUidOf(Number(line.split(':')[0])));
+    }
+    await call;
+    expect(uids.length).toBeGreaterThan(0);
+    expect(uids.filter((uid) => uid === '0')).toEqual([]);
+    await expectSandboxStillWorks(ctx, user);
+  });
 
   it('times out an infinite loop: timed_out, no exit code, within a few seconds', async () => {
     const { value, ms } = await timed(() =>
