@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import {
   noRuntimeCheck,
   type ToolExecutionContext,
 } from '../../../src/modules/tools/execution/tool-execution-context';
 import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
+import { WorkspacePathResolver } from '../../../src/modules/workspace/paths/workspace-path-resolver';
 import type { TestContext, TestUser } from '../test-app';
 
 export const SANDBOX_WORKDIR = '/home/gem/user-data/workdir/demo';
@@ -12,7 +14,11 @@ export const SANDBOX_WORKDIR = '/home/gem/user-data/workdir/demo';
 export interface ExecuteOutcome {
   isError: boolean;
   body: Record<string, any>;
+  /** The workspace file a result too large for the model was saved to (the body is read from it). */
+  offloadedTo?: string;
 }
+
+const OFFLOADED = /^This result is too large to show \(\d+ characters\)\. It was saved to (\S+?);/;
 
 /** A direct call of `execute` through the ToolExecutor for `user` in the `demo` project. */
 export async function execute(
@@ -37,5 +43,12 @@ export async function execute(
   const result = await ctx.app
     .get(ToolExecutor)
     .execute({ id: `call-${randomUUID()}`, name: 'execute', args }, context);
-  return { isError: result.isError, body: JSON.parse(result.content) as Record<string, any> };
+  const offloaded = result.isError ? null : OFFLOADED.exec(result.content);
+  if (offloaded === null)
+    return { isError: result.isError, body: JSON.parse(result.content) as Record<string, any> };
+  const saved = await ctx.app
+    .get(WorkspacePathResolver)
+    .resolve(context.user, offloaded[1], { access: 'read', workdir: SANDBOX_WORKDIR });
+  const body = JSON.parse(await readFile(saved.realPath, 'utf8')) as Record<string, any>;
+  return { isError: false, body, offloadedTo: offloaded[1] };
 }
