@@ -4,6 +4,7 @@ import { runAgentRunsBench } from './agent-runs.bench.js';
 import { runThroughputBench } from './auth-throughput.bench.js';
 import { runColdStartBench } from './cold-start.bench.js';
 import { runMcpBench } from './mcp.bench.js';
+import { runSandboxBench } from './sandbox.bench.js';
 import { runSubagentsBench } from './subagents.bench.js';
 import { runSkillResolutionBench } from './skills-resolution.bench.js';
 import { runToolPipelineBench } from './tool-pipeline.bench.js';
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   const toolPipeline = await runToolPipelineBench(context);
   const mcp = await runMcpBench(context);
   const skills = await runSkillResolutionBench(context);
+  const sandbox = await runSandboxBench(context);
   const coldStart = await runColdStartBench(context);
   const throughput = await runThroughputBench(context);
   const agentRuns = await runAgentRunsBench(context);
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
     toolPipeline,
     mcp,
     skills,
+    sandbox,
     coldStart,
     throughput,
     agentRuns,

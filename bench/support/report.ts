@@ -3,6 +3,7 @@ import type { ThroughputFigures } from '../auth-throughput.bench.js';
 import type { ColdStartFigures } from '../cold-start.bench.js';
 import type { McpFigures } from '../mcp.bench.js';
 import type { SubagentFigures } from '../subagents.bench.js';
+import type { SandboxFigures } from '../sandbox.bench.js';
 import type { SkillResolutionFigures } from '../skills-resolution.bench.js';
 import { skillResolutionLines } from '../skills-resolution.bench.js';
 import type { PipelineFigures } from '../tool-pipeline.bench.js';
@@ -22,6 +23,7 @@ export interface BenchReport {
   toolPipeline: PipelineFigures;
   mcp: McpFigures;
   skills: SkillResolutionFigures;
+  sandbox: SandboxFigures;
   coldStart: ColdStartFigures;
   throughput: ThroughputFigures;
   agentRuns: AgentRunFigures;
@@ -98,6 +100,8 @@ export function formatReport(report: BenchReport): string {
     ...mcpLines(report.mcp),
     '',
     ...skillResolutionLines(report.skills),
+    '',
+    ...sandboxLines(report.sandbox),
     '',
     'Cold start of `node dist/src/main.js` until GET /api/health = 200 (ms)',
     table(['case', 'runs', 'min', 'median', 'max', 'SIGTERM→exit median'], startRows),
@@ -224,5 +228,34 @@ export function subagentLines(s: SubagentFigures): string[] {
         ['ratio (parent / slowest alone)', round(s.ratio, 2).toFixed(2)],
       ],
     ),
+  ];
+}
+
+export function sandboxLines(s: SandboxFigures): string[] {
+  const f = (value: number) => round(value, 1).toFixed(1);
+  const e = s.execute;
+  const c = s.concurrent;
+  return [
+    `Sandbox: execute "true" through the ToolExecutor, ${e.calls} sequential calls after ${e.warmup} warm-up: ` +
+      `p50 ${f(e.p50Ms)} ms, p99 ${f(e.p99Ms)} ms (target p50 <= ${e.targetP50Ms} ms)`,
+    `  of which the sandbox run's own duration_ms: p50 ${f(e.sandboxP50Ms)} ms, p99 ${f(e.sandboxP99Ms)} ms; ` +
+      `the rest (tool, workspace, pipeline) at p50 ${f(e.p50Ms - e.sandboxP50Ms)} ms`,
+    `Sandbox start alone: Sandbox.run("true") over an empty folder + dispose, ${s.sandboxStart.calls} sequential: ` +
+      `p50 ${f(s.sandboxStart.p50Ms)} ms, p99 ${f(s.sandboxStart.p99Ms)} ms`,
+    `Sandbox, concurrent: ${c.users * c.perUser} execute calls at once (${c.users} users × ${c.perUser}), ` +
+      `"${c.command}", ${c.batches.length} batches (ms)`,
+    table(
+      ['batch', 'completed', 'tool errors', 'p50', 'p99', 'max', 'wall'],
+      c.batches.map((b, i) => [
+        String(i + 1),
+        `${b.completed}/${b.calls}`,
+        String(b.toolErrors),
+        f(b.p50Ms),
+        f(b.p99Ms),
+        f(b.maxMs),
+        f(b.wallMs),
+      ]),
+    ),
+    `Sandbox bench load average: ${f(s.loadAverage.start)} → ${f(s.loadAverage.end)}`,
   ];
 }
