@@ -170,7 +170,7 @@ export async function runSandboxBench(context: BenchContext): Promise<SandboxFig
           skills: [],
           timeoutMs: 15_000,
           signal: new AbortController().signal,
-          writableBytes: 1024 * 1024,
+          maxWriteBytes: 1024 * 1024,
         });
         await run.dispose();
         const ms = performance.now() - started;

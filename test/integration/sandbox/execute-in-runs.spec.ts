@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WorkspacePathResolver } from '../../../src/modules/workspace/paths/workspace-path-resolver';
 import { ThreadEntity } from '../../../src/modules/threads/thread.entity';
 import { offeredTools } from '../../support/runs/model-requests';
-import { storedEvents } from '../../support/runs/run-event-rows';
+import { eventually, storedEvents } from '../../support/runs/run-event-rows';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
 import { type RuntimeContext, startRuntime } from '../../support/runs/runtime-context';
 import type { TestUser } from '../../support/test-app';
@@ -68,4 +69,34 @@ describe('execute in a run: a builtin skill’s script, end to end', () => {
     const notes = await readFile(join(root, 'workdir', thread.project, 'notes', 'sources.jsonl'), 'utf8');
     expect(notes.trim().split('\n')).toHaveLength(3);
   });
+
+  it('stops a running command when its run is cancelled: nothing it would write later lands', async () => {
+    runtime.fake.script(
+      {
+        toolCalls: [
+          { id: 'call_slow', name: 'execute', args: { command: 'sleep 20; echo late > late.txt' } },
+        ],
+      },
+      { text: 'never reached' },
+    );
+    const { ctx } = runtime;
+    const threadId = await newThread(ctx, user, 'researcher');
+    const run = await startRun(ctx, user, threadId, { input: 'take your time' });
+    await eventually(
+      () => storedEvents(ctx, run.run_id),
+      (events) => events.some((e) => e.type === 'tool_call'),
+    );
+    // The command has started by now (the call is recorded before it runs).
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const asked = Date.now();
+    const cancelled = await ctx.http.post(`/api/runs/${run.run_id}/cancel`).set(auth(user));
+    expect(cancelled.status).toBe(200);
+    expect(await waitForStatus(ctx, run.run_id, isTerminal)).toBe('cancelled');
+    expect(Date.now() - asked).toBeLessThan(5_000);
+
+    const thread = await ctx.dataSource.getRepository(ThreadEntity).findOneByOrFail({ id: threadId });
+    const root = ctx.app.get(WorkspacePathResolver).userDataRoot(user);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(existsSync(join(root, 'workdir', thread.project, 'late.txt'))).toBe(false);
+  }, 30_000);
 });

@@ -45,11 +45,6 @@ async function peakMemoryDrop<T>(work: () => Promise<T>): Promise<{ value: T; dr
   }
 }
 
-/** The real uid on the host of a process. */
-function hostUidOf(pid: number): string {
-  return /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1];
-}
-
 /** Polls until no host process has `token` on its command line (or the time is up): what is left. */
 async function leftoversAfter(token: string, ms: number): Promise<string[]> {
   const until = Date.now() + ms;
@@ -153,19 +148,23 @@ while True:
     await expectSandboxStillWorks(ctx, user);
   }, 40_000);
 
-  it('runs the command under an unprivileged host uid, not root (RLIMIT_NPROC does not bound root)', async () => {
+  it('bounds the command as a whole: as root its processes are in the sandbox’s own pids and memory cgroups', async () => {
     const duration = `5.${Math.floor(Math.random() * 1e9)}`;
     const call = execute(ctx, user, { command: `sleep ${duration}`, timeout_s: 10 });
-    let uids: string[] = [];
-    for (let attempt = 0; attempt < 40 && uids.length === 0; attempt++) {
+    let cgroups: string[] = [];
+    for (let attempt = 0; attempt < 40 && cgroups.length === 0; attempt++) {
       await new Promise((done) => setTimeout(done, 100));
-      uids = hostProcessesWith(`sleep ${duration}`)
+      cgroups = hostProcessesWith(`sleep ${duration}`)
         .filter((line) => line.includes(`: sleep ${duration}`))
-        .map((line) => hostUidOf(Number(line.split(':')[0])));
+        .map((line) => readFileSync(`/proc/${Number(line.split(':')[0])}/cgroup`, 'utf8'));
     }
     await call;
-    expect(uids.length).toBeGreaterThan(0);
-    expect(uids.filter((uid) => uid === '0')).toEqual([]);
+    expect(process.getuid!()).toBe(0);
+    expect(cgroups.length).toBeGreaterThan(0);
+    for (const membership of cgroups) {
+      expect(membership).toMatch(/:pids:\/yuxi-sandbox\/[0-9a-f-]{36}\n/);
+      expect(membership).toMatch(/:memory:\/yuxi-sandbox\/[0-9a-f-]{36}\n/);
+    }
     await expectSandboxStillWorks(ctx, user);
   });
 

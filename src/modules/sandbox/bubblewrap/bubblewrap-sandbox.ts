@@ -109,6 +109,13 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
     const scratch = await mkdtemp(join(this.root, 'run-'));
     const limits = this.limits(spec);
     const cgroup = await SandboxCgroup.create(randomUUID(), limits);
+    // The kernel does not count root's processes against a process limit: as root, only a cgroup bounds them.
+    if (cgroup === null && process.getuid?.() === 0) {
+      await rm(scratch, { recursive: true, force: true });
+      throw SandboxErrors.unavailable(
+        'the worker runs as root and cannot create cgroups to bound a command; run it as another user',
+      );
+    }
     const dispose = async () => {
       await cgroup?.remove();
       await rm(scratch, { recursive: true, force: true });
