@@ -64,7 +64,7 @@ export class ExecuteTool implements OnModuleInit {
     try {
       const cwd = await this.resolver.resolve(user, workdir, { access: 'write', workdir });
       await mkdir(cwd.realPath, { recursive: true });
-      const { usedBytes, quotaBytes } = await this.quota.current(user);
+      const quotaBytes = this.config.workspace.quotaBytes;
       const run = await this.sandbox.run({
         command: args.command,
         userData: this.resolver.userDataRoot(user),
@@ -76,8 +76,10 @@ export class ExecuteTool implements OnModuleInit {
       });
       try {
         const { result } = run;
-        if (result.overQuota)
-          throw WorkspaceErrors.quotaExceeded(quotaBytes, usedBytes, quotaBytes - usedBytes + 1);
+        if (result.overQuota) {
+          const { usedBytes } = await this.quota.current(user);
+          throw WorkspaceErrors.quotaExceeded(quotaBytes, usedBytes, result.writtenBytes);
+        }
         invocation.signal.throwIfAborted();
         if (result.changes !== null) await this.applier.apply(user, result.changes);
         return {

@@ -44,8 +44,10 @@ export interface SandboxResult {
   /** Either stream was cut at the output limit. */
   truncated: boolean;
   timedOut: boolean;
-  /** Killed because its writes went past `maxWriteBytes`. */
+  /** Killed because its writes went past `maxWriteBytes` (or `MAX_WRITTEN_ENTRIES` files and folders). */
   overQuota: boolean;
+  /** What its writes to `/home/gem/user-data` came to when it was last measured. */
+  writtenBytes: number;
   durationMs: number;
   /** Null when the command was killed before its changes could be read. */
   changes: SandboxChanges | null;

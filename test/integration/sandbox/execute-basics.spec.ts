@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WorkspacePathResolver } from '../../../src/modules/workspace/paths/workspace-path-resolver';
 import { execute } from '../../support/sandbox/execute-call';
@@ -79,5 +80,16 @@ describe('execute: a command in the sandbox over the workspace', () => {
     expect(await readFile(join(workdir, 'remade', 'fresh.txt'), 'utf8')).toBe('fresh\n');
     expect(existsSync(join(workdir, 'remade', 'stale.txt'))).toBe(false);
     expect(await readFile(join(workdir, 'other.txt'), 'utf8')).toBe('other\n');
+  });
+
+  it('removes a link leading out of the workspace that the command deletes, and nothing it pointed to', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'sandbox-outside-'));
+    await writeFile(join(outside, 'keep.txt'), 'keep');
+    await symlink(outside, join(workdir, 'out-link'));
+    const { body } = await execute(ctx, user, { command: 'rm out-link && echo after > after.txt' });
+    expect(body.exit_code).toBe(0);
+    await expect(lstat(join(workdir, 'out-link'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await readFile(join(outside, 'keep.txt'), 'utf8')).toBe('keep');
+    expect(await readFile(join(workdir, 'after.txt'), 'utf8')).toBe('after\n');
   });
 });

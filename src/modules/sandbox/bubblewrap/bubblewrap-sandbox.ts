@@ -15,6 +15,8 @@ import { SandboxCgroup } from './sandbox-cgroup.js';
 
 /** The exit record and the surviving paths the entry script writes to fd 3 (bounded). */
 const MANIFEST_LIMIT_BYTES = 64 * 1024 * 1024;
+/** Files and folders one command may leave in the workspace (empty ones count against no byte quota). */
+const MAX_WRITTEN_ENTRIES = 100_000;
 /** How often the overlay's upper layer is measured while a command runs. */
 const WATCH_INTERVAL_MS = 250;
 const PROBE_TIMEOUT_MS = 15_000;
@@ -158,12 +160,14 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
       if (spec.signal.aborted) onAbort();
       spec.signal.addEventListener('abort', onAbort, { once: true });
       let measuring = false;
+      let writtenBytes = 0;
       const watcher = setInterval(() => {
         if (measuring) return;
         measuring = true;
-        void measureTree(join(scratch, 'upper')).then((bytes) => {
+        void measureTree(join(scratch, 'upper')).then(({ bytes, entries }) => {
           measuring = false;
-          if (bytes > spec.maxWriteBytes) kill('over_quota');
+          writtenBytes = bytes;
+          if (bytes > spec.maxWriteBytes || entries > MAX_WRITTEN_ENTRIES) kill('over_quota');
         });
       }, WATCH_INTERVAL_MS);
       let end: { code: number | null; signal: NodeJS.Signals | null };
@@ -176,6 +180,7 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
         spec.signal.removeEventListener('abort', onAbort);
       }
       const result = this.resultOf(end, killed, manifest, { stdout, stderr }, scratch, startedAt);
+      result.writtenBytes = writtenBytes;
       result.durationMs = Math.round(performance.now() - started);
       return { result, dispose };
     } catch (error) {
@@ -198,6 +203,7 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
       truncated: streams.stdout.truncated || streams.stderr.truncated,
       timedOut: killed === 'timeout',
       overQuota: killed === 'over_quota',
+      writtenBytes: 0,
       durationMs: 0,
     };
     const records = manifest.bytes().toString('utf8').split('\0');

@@ -1,9 +1,13 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** Bytes of the regular files under `root` (0 when it does not exist); entries vanishing meanwhile are skipped. */
-export async function measureTree(root: string): Promise<number> {
+/**
+ * Bytes of the regular files under `root` and how many entries it holds (0 when it does not exist);
+ * entries vanishing meanwhile are skipped.
+ */
+export async function measureTree(root: string): Promise<{ bytes: number; entries: number }> {
   let total = 0;
+  let count = 0;
   const pending = [root];
   while (pending.length > 0) {
     const dir = pending.pop()!;
@@ -13,11 +17,12 @@ export async function measureTree(root: string): Promise<number> {
     } catch {
       continue;
     }
+    count += entries.length;
     for (const entry of entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) pending.push(path);
       else if (entry.isFile()) total += (await lstat(path).catch(() => ({ size: 0 }))).size;
     }
   }
-  return total;
+  return { bytes: total, entries: count };
 }

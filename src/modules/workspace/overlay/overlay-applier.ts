@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { chmod, copyFile, lstat, mkdir, rm, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { measureUsage, replacedBytes } from '../quota/measure-usage.js';
 import { WorkspacePathResolver } from '../paths/workspace-path-resolver.js';
 import { USER_DATA_ROOT } from '../paths/virtual-paths.js';
@@ -52,9 +53,15 @@ export class WorkspaceOverlayApplier {
     return `${root}/${relative}`;
   }
 
+  /**
+   * The real path of a relative path: its folder through the resolver (no link in it may lead out of
+   * the workspace), its own name never followed, so a link there is replaced or removed, not written through.
+   */
   private async target(user: WorkspaceUser, relative: string): Promise<string> {
-    const resolved = await this.resolver.resolve(user, `${USER_DATA_ROOT}/${relative}`, { access: 'write' });
-    return resolved.realPath;
+    const slash = relative.lastIndexOf('/');
+    const folder = slash < 0 ? USER_DATA_ROOT : `${USER_DATA_ROOT}/${relative.slice(0, slash)}`;
+    const resolved = await this.resolver.resolve(user, folder, { access: 'write' });
+    return join(resolved.realPath, relative.slice(slash + 1));
   }
 
   private async write(user: WorkspaceUser, plan: OverlayPlan): Promise<AppliedOverlay> {
