@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WorkspacePathResolver } from '../../../src/modules/workspace/paths/workspace-path-resolver';
 import { execute } from '../../support/sandbox/execute-call';
+import { workdirOf } from '../../support/sandbox/sandbox-probes';
 import { TestContext, type TestUser } from '../../support/test-app';
 
 describe('execute: a command in the sandbox over the workspace', () => {
@@ -14,7 +14,7 @@ describe('execute: a command in the sandbox over the workspace', () => {
   beforeAll(async () => {
     ctx = await TestContext.start();
     user = await ctx.newUser();
-    workdir = join(ctx.app.get(WorkspacePathResolver).userDataRoot(user), 'workdir', 'demo');
+    workdir = workdirOf(ctx, user);
     await mkdir(workdir, { recursive: true });
   });
   afterAll(() => ctx.close());
