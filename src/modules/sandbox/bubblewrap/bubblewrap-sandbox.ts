@@ -12,6 +12,7 @@ import { CappedOutput } from './capped-output.js';
 import { SANDBOX_FSTAB, SETUP_FAILURES } from './entry-script.js';
 import { measureTree } from './measure-tree.js';
 import { SandboxCgroup } from './sandbox-cgroup.js';
+import { sweepLeftovers } from './sweep-leftovers.js';
 
 /** The exit record and the surviving paths the entry script writes to fd 3 (bounded). */
 const MANIFEST_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -20,6 +21,8 @@ const MAX_WRITTEN_ENTRIES = 100_000;
 /** How often the overlay's upper layer is measured while a command runs. */
 const WATCH_INTERVAL_MS = 250;
 const PROBE_TIMEOUT_MS = 15_000;
+/** Longer than any command lives (600 s at most): what is older was left by a process that died. */
+const STALE_AFTER_MS = 60 * 60 * 1000;
 
 const ETC_FILES: Readonly<Record<string, string>> = {
   passwd:
@@ -48,6 +51,7 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
   }
 
   async onModuleInit(): Promise<void> {
+    await sweepLeftovers(this.root, STALE_AFTER_MS);
     this.unavailable = await this.probe();
     if (this.unavailable !== null) this.logger.warn({ reason: this.unavailable }, 'execute is unavailable');
   }
@@ -153,7 +157,18 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
           // already gone
         }
       };
-      if (child.pid !== undefined) await cgroup?.add(child.pid).catch(() => undefined);
+      if (cgroup !== null) {
+        // Not started yet (it waits for its line): a command that cannot be confined never runs.
+        const joined = await cgroup.add(child.pid!).then(
+          () => true,
+          () => false,
+        );
+        if (!joined) {
+          kill('cancel');
+          await exited.catch(() => undefined);
+          throw SandboxErrors.unavailable('a command could not be put in its cgroups');
+        }
+      }
       child.stdin.end('\n');
       const timer = setTimeout(() => kill('timeout'), spec.timeoutMs);
       const onAbort = () => kill('cancel');

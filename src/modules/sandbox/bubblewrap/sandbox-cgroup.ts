@@ -3,6 +3,10 @@ import { join } from 'node:path';
 
 /** The cgroup (v1) controllers a sandbox is put in when the host lets this process make them. */
 const V1_ROOT = '/sys/fs/cgroup';
+const PIDS_PARENT = join(V1_ROOT, 'pids', 'yuxi-sandbox');
+const MEMORY_PARENT = join(V1_ROOT, 'memory', 'yuxi-sandbox');
+/** Where the sandboxes' cgroups are made. */
+export const SANDBOX_CGROUP_PARENTS = [PIDS_PARENT, MEMORY_PARENT];
 
 /**
  * A fork bomb and a memory hog are bounded for the whole sandbox by its own `pids` and `memory`
@@ -15,11 +19,11 @@ export class SandboxCgroup {
   static async create(name: string, limits: { maxProcesses: number; memoryBytes: number }) {
     const made: string[] = [];
     try {
-      const pids = join(V1_ROOT, 'pids', 'yuxi-sandbox', name);
+      const pids = join(PIDS_PARENT, name);
       await mkdir(pids, { recursive: true });
       made.push(pids);
       await writeFile(join(pids, 'pids.max'), String(limits.maxProcesses));
-      const memory = join(V1_ROOT, 'memory', 'yuxi-sandbox', name);
+      const memory = join(MEMORY_PARENT, name);
       await mkdir(memory, { recursive: true });
       made.push(memory);
       await writeFile(join(memory, 'memory.limit_in_bytes'), String(limits.memoryBytes));
