@@ -106,5 +106,6 @@ describe('cancel racing an answer on a waiting run', () => {
     }
     expect(pairs).toHaveLength(BATCHES * PAIRS_PER_BATCH);
     process.stdout.write(`cancel/answer race outcomes: ${JSON.stringify(Object.fromEntries(outcomes))}\n`);
-  });
+    // 50 runs to a question and back: about 4 s alone, several times that beside another busy suite.
+  }, 120_000);
 });

@@ -92,4 +92,9 @@ describe('execute: a command in the sandbox over the workspace', () => {
     expect(await readFile(join(outside, 'keep.txt'), 'utf8')).toBe('keep');
     expect(await readFile(join(workdir, 'after.txt'), 'utf8')).toBe('after\n');
   });
+
+  it('runs below the service’s priority', async () => {
+    const { body } = await execute(ctx, user, { command: 'nice' });
+    expect(body.stdout).toBe('10\n');
+  });
 });

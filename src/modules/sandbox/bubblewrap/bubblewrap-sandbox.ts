@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { setPriority } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AppConfig } from '../../../config/app-config.js';
@@ -21,6 +22,8 @@ const MAX_WRITTEN_ENTRIES = 100_000;
 /** How often the overlay's upper layer is measured while a command runs. */
 const WATCH_INTERVAL_MS = 250;
 const PROBE_TIMEOUT_MS = 15_000;
+/** Scheduling priority of every process of a command (inherited from the launcher). */
+const COMMAND_NICENESS = 10;
 /** Longer than any command lives (600 s at most): what is older was left by a process that died. */
 const STALE_AFTER_MS = 60 * 60 * 1000;
 
@@ -168,6 +171,12 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
           await exited.catch(() => undefined);
           throw SandboxErrors.unavailable('a command could not be put in its cgroups');
         }
+      }
+      // Below the service's own priority: commands get the CPU the worker and its runs leave.
+      try {
+        setPriority(child.pid!, COMMAND_NICENESS);
+      } catch {
+        // a priority is a courtesy, not a limit
       }
       child.stdin.end('\n');
       const timer = setTimeout(() => kill('timeout'), spec.timeoutMs);
