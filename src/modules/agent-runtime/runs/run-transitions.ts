@@ -59,7 +59,7 @@ interface ParentNotice {
 const ENDINGS = ['finish', 'fail', 'finish_cancelled'] as const satisfies TransitionName[];
 
 /** The events a transition appends (its table entry), given the ones only its caller knows. */
-function eventsOf(name: TransitionName, given: { error?: RunError; waiting?: NewRunEvent[] } = {}) {
+function transitionEvents(name: TransitionName, given: { error?: RunError; waiting?: NewRunEvent[] } = {}) {
   const { to, events } = RUN_STATE_MACHINE[name];
   return events.flatMap((event): NewRunEvent[] => {
     switch (event) {
@@ -115,7 +115,7 @@ export class RunTransitions {
     userMessage: NewMessage,
     options: { headsThread: boolean; parent?: { runId: string; leaseToken: string } },
   ): Promise<{ run: RunEntity; events: RunEvent[]; afterCommit: () => Promise<void> }> {
-    const { run, events } = await this.store.createRun(manager, row, eventsOf('create'), userMessage);
+    const { run, events } = await this.store.createRun(manager, row, transitionEvents('create'), userMessage);
     const { parent } = options;
     let notice: ParentNotice | null = null;
     if (parent !== undefined) {
@@ -139,7 +139,7 @@ export class RunTransitions {
 
   /** `claim` under a new lease: the run as it is now, in one statement with its event. */
   async claim(runId: string, leaseToken: string): Promise<ClaimResult> {
-    const claimed = await this.store.claim(runId, leaseToken, this.leaseSeconds, eventsOf('claim'));
+    const claimed = await this.store.claim(runId, leaseToken, this.leaseSeconds, transitionEvents('claim'));
     if (claimed !== null) {
       await this.after('claim', { run: claimed.run, events: claimed.events });
       return { kind: 'claimed', run: claimed.run };
@@ -156,7 +156,7 @@ export class RunTransitions {
   /** `finish`, `fail` or `finish_cancelled` by the lease holder. False when the lease was lost. */
   async finish(run: RunRef, leaseToken: string, outcome: RunOutcome): Promise<boolean> {
     const name = transitionInto(ENDINGS, outcome.status);
-    const events = eventsOf(name, { error: outcome.error });
+    const events = transitionEvents(name, { error: outcome.error });
     const error = outcome.error ?? null;
     // A run with no parent has no one else to tell: its ending is one statement.
     const alone = await this.store.endWithoutParent(run.id, leaseToken, outcome.status, error, events);
@@ -191,7 +191,7 @@ export class RunTransitions {
     const events = await this.dataSource.transaction(async (manager) => {
       if (!(await this.store.parkForQuestion(manager, run.id, leaseToken))) return null;
       const waiting = await writePoint(manager);
-      return this.store.appendEvents(run.id, eventsOf('park_for_question', { waiting }), manager);
+      return this.store.appendEvents(run.id, transitionEvents('park_for_question', { waiting }), manager);
     });
     if (events === null) {
       await this.finish(run, leaseToken, { status: 'cancelled' });
@@ -218,7 +218,10 @@ export class RunTransitions {
       const parked = await this.store.parkAwaitingChildren(manager, run.id, leaseToken, childRunIds, until);
       if (parked === null) return null;
       const queued = await this.store.wakeIfDue(manager, run.id);
-      const applied = [eventsOf('park_awaiting_children'), ...(queued === null ? [] : [eventsOf('wake')])];
+      const applied = [
+        transitionEvents('park_awaiting_children'),
+        ...(queued === null ? [] : [transitionEvents('wake')]),
+      ];
       return { parked, queued, events: await this.store.appendEvents(run.id, applied.flat(), manager) };
     });
     if (result === null) {
@@ -239,7 +242,7 @@ export class RunTransitions {
     const result = await this.dataSource.transaction(async (manager) => {
       const queued = await this.store.wakeIfDue(manager, runId);
       if (queued === null) return null;
-      return { queued, events: await this.store.appendEvents(runId, eventsOf('wake'), manager) };
+      return { queued, events: await this.store.appendEvents(runId, transitionEvents('wake'), manager) };
     });
     if (result === null) return false;
     await this.after('wake', { run: runOnly(runId), ...result });
@@ -257,7 +260,7 @@ export class RunTransitions {
     // The answering request is named on the log lines of the execution it resumes.
     if (!(await this.store.requeueAnswered(manager, run.id, run.resumeRequestId)))
       throw RunsErrors.notWaiting();
-    const events = await this.store.appendEvents(run.id, eventsOf('requeue_answered'), manager);
+    const events = await this.store.appendEvents(run.id, transitionEvents('requeue_answered'), manager);
     return {
       afterCommit: () => this.after('requeue_answered', { run: runOnly(run.id), events, queued: run }),
     };
@@ -342,7 +345,7 @@ export class RunTransitions {
     error?: RunError,
   ): Promise<{ name: TransitionName; events: RunEvent[]; parent: ParentNotice | null }> {
     const name = transitionInto(names, row.status);
-    const events = await this.store.appendEvents(runId, eventsOf(name, { error }), manager);
+    const events = await this.store.appendEvents(runId, transitionEvents(name, { error }), manager);
     const parent = isTerminal(row.status) ? await this.tellParentIn(manager, runId, row) : null;
     return { name, events, parent };
   }
@@ -364,7 +367,7 @@ export class RunTransitions {
     if (status === null || isTerminal(status)) return null;
     const told = subagentEvent(childId, child.thread_id, child.agent_slug, child.status);
     const queued = await this.store.wakeIfDue(manager, parentId);
-    const events = [told, ...(queued === null ? [] : eventsOf('wake'))];
+    const events = [told, ...(queued === null ? [] : transitionEvents('wake'))];
     return { runId: parentId, events: await this.store.appendEvents(parentId, events, manager), queued };
   }
 
