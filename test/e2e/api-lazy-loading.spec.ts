@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase } from '../support/test-database';
 import { baseTestEnvironment } from '../support/test-env';
-import { freePort, ServiceProcess } from '../support/service-process';
+import { freePort } from '../support/free-port';
+import { ServiceProcess } from '../support/service-process';
 
 jest.setTimeout(60_000);
 

@@ -2,7 +2,8 @@ import { FakeOpenAiServer } from '../support/fake-openai/fake-openai-server';
 import { insertFile, knowledgeMcpEnvironment, listen } from '../support/knowledge/knowledge-mcp';
 import { toolAnswer } from '../support/runs/model-requests';
 import { auth, isTerminal, newThread, startRun, waitForStatus } from '../support/runs/run-helpers';
-import { freePort, ServiceProcess } from '../support/service-process';
+import { freePort } from '../support/free-port';
+import { ServiceProcess } from '../support/service-process';
 import { TestContext, type TestUser } from '../support/test-app';
 
 jest.setTimeout(90_000);

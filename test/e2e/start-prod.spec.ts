@@ -2,7 +2,8 @@ import { Queue } from 'bullmq';
 import { MAINTENANCE_QUEUE, MaintenanceJobs } from '../../src/modules/maintenance/maintenance.queue';
 import { createTestDatabase } from '../support/test-database';
 import { baseTestEnvironment, TEST_REDIS_URL } from '../support/test-env';
-import { freePort, ServiceProcess } from '../support/service-process';
+import { freePort } from '../support/free-port';
+import { ServiceProcess } from '../support/service-process';
 
 jest.setTimeout(60_000);
 

@@ -1,20 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { KnowledgeDelegation, type DelegationGrant } from '../../../src/modules/knowledge/index';
 import { ChunkWriter } from '../../../src/modules/knowledge/indexing/chunk-writer';
+import { freePort } from '../free-port';
 import type { TestContext } from '../test-app';
-
-/** A port free now on 127.0.0.1 (the app is then told to listen there, and workers to call there). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /**
  * Environment for an app that serves `/mcp/knowledge` on a real port its own workers call: PORT and
