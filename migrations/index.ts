@@ -19,6 +19,7 @@ import { Knowledge1796034000000 } from './1796034000000-Knowledge.js';
 import { LongToolCallNames1796036000000 } from './1796036000000-LongToolCallNames.js';
 import { LongImprovementMarkCallIds1796036000001 } from './1796036000001-LongImprovementMarkCallIds.js';
 import { SkillDrafts1796038000000 } from './1796038000000-SkillDrafts.js';
+import { ToolApproval1796040000000 } from './1796040000000-ToolApproval.js';
 
 /**
  * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
@@ -46,4 +47,5 @@ export const MIGRATIONS = [
   LongToolCallNames1796036000000,
   LongImprovementMarkCallIds1796036000001,
   SkillDrafts1796038000000,
+  ToolApproval1796040000000,
 ] as const;

@@ -54,7 +54,7 @@ export class ExecuteTool implements OnModuleInit {
     displayName: '执行命令',
     description: EXECUTE_TOOL_DESCRIPTION,
     schema: executeSchema,
-    sideEffects: true,
+    sideEffects: 'execute',
     // The sandbox's own clock (at most 600 s) ends the command first.
     timeoutMs: 630_000,
   })

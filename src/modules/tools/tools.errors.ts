@@ -12,6 +12,10 @@ export const ToolsErrorCode = {
   CANCELLED: 'tools.cancelled',
   FAILED: 'tools.failed',
   NAME_CONFLICT: 'tools.name_conflict',
+  DENIED_BY_POLICY: 'tools.denied_by_policy',
+  REJECTED_BY_USER: 'tools.rejected_by_user',
+  APPROVAL_REQUIRED: 'tools.approval_required',
+  EXECUTION_INTERRUPTED: 'tools.execution_interrupted',
 } as const;
 export type ToolsErrorCode = (typeof ToolsErrorCode)[keyof typeof ToolsErrorCode];
 declareErrorCodes(ToolsErrorCode);
@@ -80,6 +84,37 @@ export const ToolsErrors = {
     new DomainError('internal', ToolsErrorCode.FAILED, `The tool "${name}" failed unexpectedly.`, {
       details: { tool: name },
     }),
+  deniedByPolicy: (name: string, decidedBy: string) =>
+    new DomainError(
+      'forbidden',
+      ToolsErrorCode.DENIED_BY_POLICY,
+      `The agent's approval policy does not allow "${name}".`,
+      { details: { tool: name, decided_by: decidedBy } },
+    ),
+  rejectedByUser: (name: string, message: string | undefined) =>
+    new DomainError(
+      'forbidden',
+      ToolsErrorCode.REJECTED_BY_USER,
+      message === undefined || message === '' ? `The user rejected the call to "${name}".` : message,
+      { details: { tool: name } },
+    ),
+  /** An `ask` call reached execution without a decision (never asked, or asked under another policy). */
+  approvalRequired: (name: string) =>
+    new DomainError(
+      'forbidden',
+      ToolsErrorCode.APPROVAL_REQUIRED,
+      `The call to "${name}" needs the user's approval, which it does not have.`,
+      { details: { tool: name } },
+    ),
+  /** An approved call started but its worker stopped before its result was stored: not run again. */
+  executionInterrupted: (name: string) =>
+    new DomainError(
+      'unavailable',
+      ToolsErrorCode.EXECUTION_INTERRUPTED,
+      `The approved call to "${name}" started, but the service stopped before its result was recorded. ` +
+        'It was not run again: its effect is unknown; check before retrying.',
+      { details: { tool: name } },
+    ),
   /** Two sources of one run offer the same tool name: the run fails (see `ToolAssembler`). */
   nameConflict: (name: string, sources: [string, string]) =>
     new DomainError(

@@ -23,7 +23,7 @@ function foreignTool(name: string, calls: unknown[]): RegisteredTool {
       description: 'Offered by another source.',
       schema: z.object({}).passthrough(),
       resources: [],
-      sideEffects: false,
+      sideEffects: 'external',
       forbiddenForSubagents: false,
       base: false,
     },

@@ -1,4 +1,4 @@
-/** The MCP tool annotations kept for a later approval policy (given as the server gave them). */
+/** The MCP tool annotations, as the server gave them (the approval policy reads them as hints). */
 export type McpToolAnnotations = Record<string, unknown>;
 
 /** One tool as a server lists it. */

@@ -168,8 +168,10 @@ export class McpToolLoader {
         schema,
         resources: [],
         forbiddenForSubagents: false,
-        // What a server says of its tools' effects is for tool approval to read.
-        sideEffects: false,
+        // A server's annotations are hints from that server: a read-only hint spares nothing but the
+        // side-effect kind; `destructiveHint` is what the `auto` approval policy asks about.
+        sideEffects: info.annotations?.readOnlyHint === true ? 'none' : 'external',
+        mcp: { server: slug, ...(info.annotations === undefined ? {} : { annotations: info.annotations }) },
         base: false,
         timeoutMs: config.sseReadTimeoutMs,
       },

@@ -51,6 +51,7 @@ export class InstallSkillTool {
       '`skill_names` (slug, name or folder of each skill to install) is required.',
     schema,
     forbiddenForSubagents: true,
+    sideEffects: 'workspace',
   })
   async install(args: z.infer<typeof schema>, invocation: ToolInvocation): Promise<string> {
     const { context } = invocation;

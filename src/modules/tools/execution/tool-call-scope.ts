@@ -1,3 +1,4 @@
+import type { CallApproval } from '../approval/run-approval.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 import type { RunAuthorizationRevokedError } from '../tools.errors.js';
 import type { ToolCall, ToolExecutionContext } from './tool-execution-context.js';
@@ -38,6 +39,10 @@ export class ToolCallScope {
   handlerStarted = false;
   /** Aborted on timeout or run cancellation; its signal is the handler's. */
   readonly abortController = new AbortController();
+  /** How the approval guard decided the call (null: no policy applied, or refused before it). */
+  approval: CallApproval | null = null;
+  /** Only the guards run, to learn whether the call needs a person's decision (`ToolExecutor.assess`). */
+  assessing = false;
   /** How the call ended; `null` while it runs. */
   end: ToolCallEnd | null = null;
   readonly startedAt = performance.now();

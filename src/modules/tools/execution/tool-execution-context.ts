@@ -1,4 +1,5 @@
 import type { UserRole } from '../../../common/auth/user-role.js';
+import type { RunApproval } from '../approval/run-approval.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
 
 /** The user a run acts for, as re-checked when the run was prepared. */
@@ -26,6 +27,8 @@ interface ToolCallSurroundings {
   skills?: readonly string[];
   /** Aborted when the run is cancelled. */
   signal?: AbortSignal;
+  /** The run's approval policy and decisions; without it (a direct call) no policy applies. */
+  approval?: RunApproval;
 }
 
 /** A call made by a run the runtime executes: the only context the runtime can build. */

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config.js';
-import { ToolRegistry } from '../registry/tool-registry.js';
+import { ToolRegistry, type RegisteredTool } from '../registry/tool-registry.js';
 import { ToolCallAuditWriter } from './audit/tool-call-audit-writer.js';
+import { DomainError } from '../../../common/errors/index.js';
+import type { ApprovalVerdict } from '../approval/approval-decider.js';
+import { ApprovalGuard } from './guards/approval.guard.js';
 import { ArgumentsGuard } from './guards/arguments.guard.js';
 import { ExecutableInRunGuard } from './guards/executable-in-run.guard.js';
 import { ResourceGuard } from './guards/resource.guard.js';
@@ -19,6 +22,7 @@ import {
   ToolCallScope,
   type NextStep,
   type ToolCallResult,
+  type ToolGuard,
   type ToolInterceptor,
 } from './tool-call-scope.js';
 import { noRuntimeCheck, type ToolCall, type ToolExecutionContext } from './tool-execution-context.js';
@@ -30,7 +34,8 @@ import { outputToContent } from './tool-result-content.js';
  * The execution boundary: every tool call, local or remote, passes the same pipeline.
  *
  *   metrics → audit → error-to-result → guards (run still authorized, not forbidden for a subagent,
- *   executable in run, visible this turn, arguments, resources) → large result → timeout → handler
+ *   executable in run, visible this turn, arguments, resources, approval) → large result → timeout →
+ *   handler
  *
  * Metrics and audit wrap every other stage and record in `finally`, so each call, refused or ending the
  * run, is counted and audited exactly once. The result is always bound to the call's tool_call_id. Only
@@ -39,6 +44,7 @@ import { outputToContent } from './tool-result-content.js';
 @Injectable()
 export class ToolExecutor {
   private readonly pipeline: readonly ToolInterceptor[];
+  private readonly guards: readonly ToolGuard[];
 
   constructor(
     private readonly registry: ToolRegistry,
@@ -48,19 +54,22 @@ export class ToolExecutor {
     config: AppConfig,
     largeResults: LargeResultOffloader,
   ) {
+    this.guards = [
+      new RunAuthorizationGuard(),
+      // Before "executable": a subagent's forbidden tools are not bound for it, and the refusal says why.
+      new SubagentGuard(),
+      new ExecutableInRunGuard(),
+      new VisibleThisTurnGuard(),
+      new ArgumentsGuard(),
+      new ResourceGuard(authorizers),
+      // Last: only a call that may run at all is decided (and asked about).
+      new ApprovalGuard(),
+    ];
     this.pipeline = [
       new MetricsInterceptor(metrics),
       new AuditInterceptor(audit),
       new ErrorResultInterceptor(),
-      new GuardsInterceptor([
-        new RunAuthorizationGuard(),
-        // Before "executable": a subagent's forbidden tools are not bound for it, and the refusal says why.
-        new SubagentGuard(),
-        new ExecutableInRunGuard(),
-        new VisibleThisTurnGuard(),
-        new ArgumentsGuard(),
-        new ResourceGuard(authorizers),
-      ]),
+      new GuardsInterceptor(this.guards),
       new LargeResultInterceptor(largeResults),
       new TimeoutInterceptor(config.tools.defaultTimeoutMs),
     ];
@@ -72,6 +81,27 @@ export class ToolExecutor {
       context.offeredTools === undefined ? this.registry.get(call.name) : context.offeredTools.get(call.name);
     // Each call gets its own context object: what the stages keep per call may be keyed by it.
     return await this.step(new ToolCallScope(call, { ...context }, tool), 0);
+  }
+
+  /**
+   * Whether the call needs a person's decision before it may run: every guard runs as it will at
+   * execution, nothing else (no handler, no audit row). A call a guard refuses, or the policy allows or
+   * denies, is `proceed`: executing it gives that outcome. Only a revoked authorization throws.
+   */
+  async assess(call: ToolCall, context: ToolExecutionContext): Promise<CallAssessment> {
+    assertRunContextComplete(context);
+    const scope = new ToolCallScope(call, { ...context }, context.offeredTools?.get(call.name));
+    scope.assessing = true;
+    try {
+      for (const guard of this.guards) await guard.canActivate(scope);
+    } catch (thrown) {
+      if (thrown instanceof DomainError) return { kind: 'proceed' };
+      throw thrown;
+    }
+    const approval = scope.approval;
+    if (approval === null || approval.verdict.decision !== 'ask' || approval.user !== undefined)
+      return { kind: 'proceed' };
+    return { kind: 'ask', verdict: approval.verdict, tool: scope.tool! };
   }
 
   private step(scope: ToolCallScope, index: number): Promise<ToolCallResult> {
@@ -99,6 +129,11 @@ export class ToolExecutor {
     };
   }
 }
+
+/** What `assess` learned about a call before anything ran. */
+export type CallAssessment =
+  | { kind: 'proceed' }
+  | { kind: 'ask'; verdict: ApprovalVerdict; tool: RegisteredTool };
 
 /**
  * The type already requires both on a run's context; this refuses, loudly and before any stage, a

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { McpToolOrigin, SideEffectKind } from '../approval/tool-side-effects.js';
 import type { JsonSchemaArgs } from './json-schema-args.js';
 
 export const TOOL_CATEGORIES = ['builtin', 'knowledge', 'mcp', 'debug'] as const;
@@ -41,11 +42,10 @@ export interface AgentToolOptions<S extends z.ZodType = z.ZodType> {
   forbiddenForSubagents?: boolean;
   /** Per-call timeout; the executor's default applies otherwise. */
   timeoutMs?: number;
-  /**
-   * Acts beyond the run's own record (runs commands, changes files or remote systems): what tool
-   * approval asks about before the call by default.
-   */
-  sideEffects?: boolean;
+  /** What the tool can change (default `none`): what the `auto` approval policy reads. */
+  sideEffects?: SideEffectKind;
+  /** For a tool of an MCP server: the server and the annotations it gave the tool. */
+  mcp?: McpToolOrigin;
 }
 
 /** What the registry keeps about a tool; handed out as copies. */
@@ -55,7 +55,7 @@ export interface ToolMetadata extends Omit<AgentToolOptions, 'tags' | 'resources
   tags: readonly string[];
   resources: readonly ToolResourceSpec[];
   forbiddenForSubagents: boolean;
-  sideEffects: boolean;
+  sideEffects: SideEffectKind;
   /** One of the base tools present in every normal agent graph. */
   base: boolean;
 }

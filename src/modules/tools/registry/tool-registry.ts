@@ -52,7 +52,7 @@ export class ToolRegistry {
       tags: [...options.tags],
       resources: (options.resources ?? []).map((r) => ({ ...r })),
       forbiddenForSubagents: options.forbiddenForSubagents ?? false,
-      sideEffects: options.sideEffects ?? false,
+      sideEffects: options.sideEffects ?? 'none',
       base: BASE_TOOL_NAMES.has(options.name),
     };
     this.entries.set(options.name, { metadata, handler, availability: ALWAYS_AVAILABLE });

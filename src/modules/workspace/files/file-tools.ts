@@ -70,6 +70,7 @@ export class FileTools {
     description: FILE_TOOL_DESCRIPTIONS.write_file,
     schema: writeFileSchema,
     resources: [{ kind: 'workspace_path', arg: 'file_path', access: 'write' }],
+    sideEffects: 'workspace',
   })
   async writeFile(args: z.infer<typeof writeFileSchema>, invocation: ToolInvocation): Promise<ToolOutput> {
     const target = await this.resolve(invocation, args.file_path, 'write');
@@ -84,6 +85,7 @@ export class FileTools {
     description: FILE_TOOL_DESCRIPTIONS.edit_file,
     schema: editFileSchema,
     resources: [{ kind: 'workspace_path', arg: 'file_path', access: 'write' }],
+    sideEffects: 'workspace',
   })
   async editFile(args: z.infer<typeof editFileSchema>, invocation: ToolInvocation): Promise<ToolOutput> {
     const target = await this.resolve(invocation, args.file_path, 'write');

@@ -3,7 +3,11 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ToolCallEntity } from './tool-call.entity.js';
 
-export type NewToolCallRecord = Omit<ToolCallEntity, 'id' | 'createdAt'>;
+type ApprovalColumns = 'decision' | 'decidedBy' | 'remembered';
+
+/** A row to write; the approval columns default to "no policy applied". */
+export type NewToolCallRecord = Omit<ToolCallEntity, 'id' | 'createdAt' | ApprovalColumns> &
+  Partial<Pick<ToolCallEntity, ApprovalColumns>>;
 
 @Injectable()
 export class ToolCallAuditRepository {

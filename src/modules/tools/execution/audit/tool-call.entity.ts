@@ -40,6 +40,21 @@ export class ToolCallEntity {
   @Column({ type: 'integer' })
   durationMs: number;
 
+  /**
+   * How approval decided the call: `allow` / `deny` by policy, `approve` / `reject` / `edit` by a person,
+   * `ask` when it reached execution undecided; null when no policy applied or a guard refused it first.
+   */
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  decision: string | null;
+
+  /** `base`, `rule:<n>`, `default`, `auto`, `thread` (remembered), or the id of the person who decided. */
+  @Column({ type: 'varchar', length: 80, nullable: true })
+  decidedBy: string | null;
+
+  /** The person's approval also allowed the tool for the rest of the thread (`remember: "thread"`). */
+  @Column({ type: 'boolean', default: false })
+  remembered: boolean;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 }

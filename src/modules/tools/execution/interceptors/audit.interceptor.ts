@@ -14,6 +14,18 @@ function fitColumn(value: string): string {
   return value.replaceAll('\0', '').slice(0, AUDIT_TEXT_MAX);
 }
 
+/** The approval columns of the call's row (see `ToolCallEntity`). */
+function approvalColumns({ approval }: ToolCallScope): {
+  decision: string | null;
+  decidedBy: string | null;
+  remembered: boolean;
+} {
+  if (approval === null) return { decision: null, decidedBy: null, remembered: false };
+  const { verdict, user } = approval;
+  if (user !== undefined) return { decision: user.decision, decidedBy: user.by, remembered: user.remember };
+  return { decision: verdict.decision, decidedBy: verdict.decidedBy, remembered: false };
+}
+
 /**
  * Records every call with its outcome (written in batches by `ToolCallAuditWriter`), in `finally`: a call
  * refused by a guard, or ending the run because its authorization was revoked, leaves its row too.
@@ -42,6 +54,7 @@ export class AuditInterceptor implements ToolInterceptor {
       outcome: outcomeOf(end),
       errorCode: errorCodeOf(end),
       durationMs: Math.round(scope.elapsedMs()),
+      ...approvalColumns(scope),
     });
   }
 }

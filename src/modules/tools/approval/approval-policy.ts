@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+export const APPROVAL_DEFAULTS = ['auto', 'ask', 'allow'] as const;
+export const APPROVAL_RULE_DECISIONS = ['allow', 'ask', 'deny'] as const;
+export const MAX_APPROVAL_RULES = 100;
+export const MAX_TOOL_PATTERN_LENGTH = 200;
+
+export type ApprovalDefault = (typeof APPROVAL_DEFAULTS)[number];
+export type PolicyDecision = (typeof APPROVAL_RULE_DECISIONS)[number];
+
+/**
+ * `config.approval` of an agent: the first rule whose pattern matches the tool decides; no match →
+ * `default`. Patterns are tool names or globs (`*`); MCP tools are matched as `mcp:<server>:<tool>`.
+ */
+export interface ApprovalPolicy {
+  default: ApprovalDefault;
+  rules: { tool: string; decision: PolicyDecision }[];
+}
+
+export const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = { default: 'auto', rules: [] };
+
+const toolPattern = z
+  .string()
+  .min(1)
+  .max(MAX_TOOL_PATTERN_LENGTH)
+  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'must not contain control characters');
+
+/** The stored shape, checked wherever a policy enters (agent create and update). */
+export const approvalPolicySchema = z
+  .object({
+    default: z.enum(APPROVAL_DEFAULTS).default('auto'),
+    rules: z
+      .array(z.object({ tool: toolPattern, decision: z.enum(APPROVAL_RULE_DECISIONS) }).strict())
+      .max(MAX_APPROVAL_RULES)
+      .default([]),
+  })
+  .strict();
