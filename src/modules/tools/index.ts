@@ -32,3 +32,18 @@ export type {
   ToolInvocation,
   ToolOutput,
 } from './execution/tool-execution-context.js';
+export {
+  approvalPolicySchema,
+  DEFAULT_APPROVAL_POLICY,
+  MAX_APPROVAL_RULES,
+  APPROVAL_DEFAULTS,
+  APPROVAL_RULE_DECISIONS,
+} from './approval/approval-policy.js';
+export type { ApprovalPolicy, ApprovalDefault, PolicyDecision } from './approval/approval-policy.js';
+export { ApprovalDecider } from './approval/approval-decider.js';
+export type { ApprovalVerdict, ApprovalSubject } from './approval/approval-decider.js';
+export { approvalName } from './approval/tool-side-effects.js';
+export type { SideEffectKind, McpToolOrigin } from './approval/tool-side-effects.js';
+export { USER_DECISIONS } from './approval/run-approval.js';
+export type { RunApproval, UserApprovalDecision, UserDecisionKind } from './approval/run-approval.js';
+export type { CallAssessment } from './execution/tool-executor.js';
