@@ -43,6 +43,7 @@ export function startInProcessGraph(
   ];
   const graph = buildAgentGraph(
     {
+      reviewCalls: () => Promise.resolve(null),
       // The worker's model path (`RetryingChatOpenAI.streamTurn`), without the events it records.
       callModel: async (history) => {
         const turn = await model.streamTurn(history, tools, { onText: () => undefined });

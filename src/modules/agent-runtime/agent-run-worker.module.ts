@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/index.js';
 import { ThreadsModule } from '../threads/index.js';
 import { ToolsModule } from '../tools/index.js';
+import { RunApprovalLoader } from './approvals/run-approval-loader.js';
 import { RunContextPreparer } from './assembly/run-context-preparer.js';
 import { ToolAssembler } from './assembly/tool-assembler.js';
 import { Checkpointer } from './graph/checkpointer.js';
@@ -43,6 +44,7 @@ import { ToolEventsToRunEvents } from './worker/tool-events-to-run-events.js';
     ActiveRuns,
     RunSnapshotAndTools,
     RunGraphExecution,
+    RunApprovalLoader,
     RunEndingRecorder,
     RunExecutor,
     ToolEventsToRunEvents,

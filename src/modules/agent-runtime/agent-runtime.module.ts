@@ -14,12 +14,19 @@ import { RunsService } from './runs/runs.service.js';
 import { ThreadDeletionGuard } from './runs/thread-deletion-guard.js';
 import { RunsCoreModule } from './runs-core.module.js';
 import { QuestionsController } from './questions/questions.controller.js';
+import { ApprovalsController } from './approvals/approvals.controller.js';
 import { SubagentsModule } from './subagents/subagents.module.js';
 
 /** API side of runs: create, read, cancel, stream, messages and state, and `agent-calls`. */
 @Module({
   imports: [RunsCoreModule, ThreadsModule, ArtifactsModule, SubagentsModule],
-  controllers: [RunsController, RunEventsController, AgentCallsController, QuestionsController],
+  controllers: [
+    RunsController,
+    RunEventsController,
+    AgentCallsController,
+    QuestionsController,
+    ApprovalsController,
+  ],
   providers: [
     ActivatedSkillsReader,
     RunsService,

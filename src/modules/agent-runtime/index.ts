@@ -3,9 +3,16 @@ import { RunEventEntity } from './events/run-event.entity.js';
 import { MessageEntity } from './messages/message.entity.js';
 import { WaitingPointEntity } from './questions/waiting-point.entity.js';
 import { RunEntity } from './runs/run.entity.js';
+import { ThreadToolApprovalEntity } from './approvals/thread-tool-approval.entity.js';
 
 /** The module's tables, for the central entity list (`src/entities.ts`) only. */
-export const AGENT_RUNTIME_ENTITIES = [RunEntity, RunEventEntity, MessageEntity, WaitingPointEntity];
+export const AGENT_RUNTIME_ENTITIES = [
+  RunEntity,
+  RunEventEntity,
+  MessageEntity,
+  WaitingPointEntity,
+  ThreadToolApprovalEntity,
+];
 
 export { AgentRuntimeModule } from './agent-runtime.module.js';
 /** The worker side (graph, model client, checkpointer), loaded only by a process that runs workers. */

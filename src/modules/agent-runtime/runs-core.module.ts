@@ -17,6 +17,7 @@ import { RunsRepository } from './runs/runs.repository.js';
 import { RunCancelSignals } from './worker/run-cancel-signals.js';
 import { AskUserQuestionTool } from './questions/ask-user-question.tool.js';
 import { WaitingPoints } from './questions/waiting-points.js';
+import { ThreadToolApprovals } from './approvals/thread-tool-approvals.js';
 
 const SHARED = [
   RunStore,
@@ -30,11 +31,12 @@ const SHARED = [
   RunTransitions,
   RunCancelSignals,
   WaitingPoints,
+  ThreadToolApprovals,
 ];
 
 /**
  * What the API side and the worker side of runs share: tables, transitions, events, the queue, waiting
- * points, and the `ask_user_question` tool (registered in both processes: catalog and execution).
+ * points, the tools approved per thread, and the `ask_user_question` tool (registered in both processes: catalog and execution).
  */
 @Module({
   imports: [

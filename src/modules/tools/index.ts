@@ -13,6 +13,8 @@ export type { ToolAvailability } from './registry/tool-metadata.js';
 export { argsJsonSchema } from './registry/args-json-schema.js';
 export { JsonSchemaArgs } from './registry/json-schema-args.js';
 export type { ArgumentIssue } from './registry/json-schema-args.js';
+export { ToolSchemaCompiler } from './registry/tool-schema-compiler.js';
+export type { CompiledToolSchema } from './registry/tool-schema-compiler.js';
 export {
   BASE_TOOL_NAMES,
   SUBAGENT_FORBIDDEN_TOOL_NAMES,

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { ToolSchemaCompiler } from '../../../src/modules/mcp/runtime/tool-schema-compiler';
+import { ToolSchemaCompiler } from '../../../src/modules/tools/registry/tool-schema-compiler';
 import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
 import { TestMcpServer } from '../../support/mcp/mcp-test-server';
 import { offeredTools, toolAnswer } from '../../support/runs/model-requests';

@@ -22,6 +22,7 @@ function steps(models: BaseMessage[][]): AgentSteps {
             }),
       );
     },
+    reviewCalls: () => Promise.resolve(null),
     runTools: (request) => {
       const answer = interrupt<string, string>('go on?');
       const call = request.tool_calls![0];
@@ -40,7 +41,7 @@ function routedByEdge(agent: AgentSteps, saver: MemorySaver) {
     .addNode('agent', async (state) => ({
       messages: [await agent.callModel(state.messages, state.activatedSkills)],
     }))
-    .addNode('tools', (state) => agent.runTools(last(state.messages), state.activatedSkills))
+    .addNode('tools', (state) => agent.runTools(last(state.messages), state.activatedSkills, null))
     .addEdge(START, 'agent')
     .addConditionalEdges(
       'agent',

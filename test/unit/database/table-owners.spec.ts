@@ -11,6 +11,7 @@ const OWNERS: Record<string, string> = {
   run_events: 'modules/agent-runtime/',
   messages: 'modules/agent-runtime/',
   waiting_points: 'modules/agent-runtime/',
+  thread_tool_approvals: 'modules/agent-runtime/',
 };
 
 function sourceFiles(dir: string): string[] {

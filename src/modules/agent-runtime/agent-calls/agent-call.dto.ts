@@ -27,7 +27,9 @@ export class CreateAgentCallDto {
 
   @ApiPropertyOptional({
     default: false,
-    description: 'Answer when the run ends (504 with the ids after a bound).',
+    description:
+      'Answer when the run ends, or when it waits for its user (status `waiting`: questions to answer or ' +
+      'tool calls to approve, see GET /api/runs/:id/waiting-point); 504 with the ids after a bound.',
   })
   @WhenPresent()
   @IsBoolean()

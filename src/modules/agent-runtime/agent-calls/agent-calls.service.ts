@@ -41,7 +41,10 @@ export class AgentCallsService {
         throw error;
       });
     if (input.wait !== true) return { run_id: run.id, thread_id: thread.id, status: run.status };
-    const status = await this.waiter.waitForEnd(run.id, this.config.runtime.agentCallWaitSeconds * 1000);
+    const status = await this.waiter.waitForEndOrUser(
+      run.id,
+      this.config.runtime.agentCallWaitSeconds * 1000,
+    );
     if (status === null) throw RunsErrors.waitTimeout(run.id, thread.id);
     const output = status === 'completed' ? await this.messages.finalOutput(run.id) : null;
     return { run_id: run.id, thread_id: thread.id, status, ...(output === null ? {} : { output }) };

@@ -25,7 +25,10 @@ export class QuestionsController {
   ) {}
 
   @Get('waiting-point')
-  @ApiOperation({ summary: "The run's latest waiting point (its questions, status and answers)" })
+  @ApiOperation({
+    summary:
+      "The run's latest waiting point (its questions or calls to decide, status, answers or decisions)",
+  })
   @ApiErrors([404, RunsErrorCode.NOT_FOUND, RunsErrorCode.WAITING_POINT_NOT_FOUND])
   async get(
     @CurrentUser() user: AuthenticatedUser,
@@ -46,6 +49,7 @@ export class QuestionsController {
       409,
       RunsErrorCode.ALREADY_ANSWERED,
       RunsErrorCode.NOT_WAITING,
+      RunsErrorCode.WAITING_POINT_KIND_MISMATCH,
       CommonErrorCode.REQUEST_ID_CONFLICT,
       CommonErrorCode.CONCURRENT_UPDATE,
     ],
@@ -60,9 +64,15 @@ export class QuestionsController {
     const point = await this.waitingPoints.latest(runId);
     if (point === null) throw RunsErrors.noWaitingPoint();
     if (point.status === 'cancelled') throw RunsErrors.notWaiting();
+    if (point.kind !== 'questions') throw RunsErrors.waitingPointKindMismatch(point.kind);
     const answers = validateAnswers(point.questions, body.answers, this.config.runtime.answerMaxChars);
     return WaitingPointDto.from(
-      await this.waitingPoints.answer(point, answers, user.id, body.request_id ?? null),
+      await this.waitingPoints.answer(
+        point,
+        { kind: 'questions', value: answers },
+        user.id,
+        body.request_id ?? null,
+      ),
     );
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { currentRequestId } from '../../../common/request-id/request-context.js';
 import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
 import { CommonErrors } from '../../../common/errors/index.js';
@@ -7,8 +7,30 @@ import { retryOnConflict } from '../../../database/transient-conflict.js';
 import type { RunEntity } from '../runs/run.entity.js';
 import { RunTransitions, type ParkResult } from '../runs/run-transitions.js';
 import { RunsErrors } from '../runs/runs.errors.js';
-import type { PointQuestion } from './turn-questions.js';
-import { WAITING_POINT_KIND, WaitingPointEntity, type Answers } from './waiting-point.entity.js';
+import type { ApprovalAnswer, ApprovalInterrupt } from '../approvals/approval-interrupt.js';
+import type { NewRunEvent } from '../events/run-event.js';
+import type { QuestionInterrupt } from '../worker/session/question-interrupt.js';
+import { LeaseLostError } from '../runs/runs.errors.js';
+import {
+  WaitingPointEntity,
+  type Answers,
+  type Decisions,
+  type WaitingPointKind,
+} from './waiting-point.entity.js';
+
+/** What a run's graph stopped at for the user: questions, or calls to decide. */
+export type WaitingInterrupt = QuestionInterrupt | ApprovalInterrupt;
+
+/** What an answered point resumes its run with: the answers, or the decisions and who made them. */
+export type ResumeValue = Answers | ApprovalAnswer;
+
+/** What one answer writes: the point's answers or decisions, and what else goes in its transaction. */
+export interface PointAnswer {
+  kind: WaitingPointKind;
+  value: Answers | Decisions;
+  /** More writes in the answer's transaction (thread-wide approvals). */
+  alsoIn?: (manager: EntityManager) => Promise<void>;
+}
 
 export type { ParkResult };
 
@@ -18,13 +40,16 @@ export interface OpenWaitingPoint {
   run_id: string;
   thread_id: string;
   user_id: string;
+  kind: WaitingPointKind;
   questions: number;
+  approvals: number;
   created_at: Date;
 }
 
 /**
- * Waiting points: written when a run's graph stopped at `ask_user_question` (after the interrupt, in
- * the lease holder's transaction), answered once by the owner (which queues the same run again).
+ * Waiting points: written when a run's graph stopped at `ask_user_question` or at calls its approval
+ * policy asks about (after the interrupt, in the lease holder's transaction), answered once by the
+ * owner (which queues the same run again).
  */
 @Injectable()
 export class WaitingPoints {
@@ -40,25 +65,39 @@ export class WaitingPoints {
   park(
     run: Pick<RunEntity, 'id' | 'threadId'>,
     leaseToken: string,
-    toolCallId: string,
-    questions: PointQuestion[],
+    waiting: WaitingInterrupt,
   ): Promise<ParkResult> {
-    return this.transitions.parkForQuestion(run, leaseToken, async (manager) => {
+    const approval = 'kind' in waiting ? waiting : null;
+    const questions = 'kind' in waiting ? [] : waiting.questions;
+    return this.transitions.parkForQuestion(run, leaseToken, async (manager): Promise<NewRunEvent[]> => {
       const [point] = await manager.query<{ id: string }[]>(
-        `INSERT INTO waiting_points (run_id, thread_id, tool_call_id, questions, status)
-         VALUES ($1, $2, $3, $4::jsonb, 'open')
-         ON CONFLICT (run_id, tool_call_id) DO UPDATE SET status = 'open', answers = NULL, answered_at = NULL
+        `INSERT INTO waiting_points (run_id, thread_id, tool_call_id, kind, questions, approvals, status)
+         VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, 'open')
+         ON CONFLICT (run_id, tool_call_id) DO UPDATE SET status = 'open', kind = $4, questions = $5::jsonb,
+                approvals = $6::jsonb, answers = NULL, decisions = NULL, started_calls = '[]'::jsonb,
+                answered_at = NULL
          RETURNING id`,
-        [run.id, run.threadId, toolCallId, JSON.stringify(questions)],
+        [
+          run.id,
+          run.threadId,
+          waiting.tool_call_id,
+          approval === null ? 'questions' : 'approval',
+          JSON.stringify(questions),
+          approval === null ? null : JSON.stringify(approval.approvals),
+        ],
       );
+      const payload =
+        approval === null
+          ? { questions }
+          : { approvals: approval.approvals.map(({ args_schema: _, ...shown }) => shown) };
       return [
         {
           type: 'waiting',
           payload: {
             waiting_point_id: point.id,
-            kind: WAITING_POINT_KIND,
-            tool_call_id: toolCallId,
-            questions,
+            kind: approval === null ? 'questions' : 'approval',
+            tool_call_id: waiting.tool_call_id,
+            ...payload,
           },
         },
       ];
@@ -80,19 +119,49 @@ export class WaitingPoints {
   /** Every open waiting point, oldest first, with its run's user. */
   listOpen(): Promise<OpenWaitingPoint[]> {
     return this.dataSource.query<OpenWaitingPoint[]>(
-      `SELECT w.id AS waiting_point_id, w.run_id, w.thread_id, r.user_id,
-              jsonb_array_length(w.questions)::int AS questions, w.created_at
+      `SELECT w.id AS waiting_point_id, w.run_id, w.thread_id, r.user_id, w.kind,
+              jsonb_array_length(w.questions)::int AS questions,
+              COALESCE(jsonb_array_length(w.approvals), 0)::int AS approvals, w.created_at
          FROM waiting_points w JOIN runs r ON r.id = w.run_id
         WHERE w.status = 'open' ORDER BY w.created_at`,
     );
   }
 
-  /** The answers a resumed run continues with (the interrupted call's waiting point). */
-  async answersFor(runId: string, toolCallId: string): Promise<Answers | null> {
+  /** What a resumed run continues with (the interrupted call's waiting point): answers or decisions. */
+  async answersFor(runId: string, toolCallId: string): Promise<ResumeValue | null> {
     const point = await this.dataSource
       .getRepository(WaitingPointEntity)
       .findOneBy({ runId, toolCallId, status: 'answered' });
-    return point?.answers ?? null;
+    if (point === null) return null;
+    if (point.kind === 'approval')
+      return point.decisions === null || point.answeredBy === null
+        ? null
+        : { decisions: point.decisions, decided_by: point.answeredBy };
+    return point.answers;
+  }
+
+  /** The decided calls of an approval point that started running (see `markStarted`). */
+  async startedCalls(runId: string, pointToolCallId: string): Promise<ReadonlySet<string>> {
+    const [row] = await this.dataSource.query<{ started_calls: string[] }[]>(
+      `SELECT started_calls FROM waiting_points WHERE run_id = $1 AND tool_call_id = $2`,
+      [runId, pointToolCallId],
+    );
+    return new Set(row?.started_calls ?? []);
+  }
+
+  /**
+   * Records, under the run's lease, that a decided call starts now: an attempt that finds it started
+   * without its result never runs it again. Throws `LeaseLostError` when the lease is gone.
+   */
+  async markStarted(runId: string, pointToolCallId: string, toolCallId: string, leaseToken: string) {
+    const rows = await this.dataSource.query<{ id: string }[]>(
+      `UPDATE waiting_points SET started_calls = started_calls || to_jsonb($3::text)
+        WHERE run_id = $1 AND tool_call_id = $2
+          AND EXISTS (SELECT 1 FROM runs WHERE id = $1 AND lease_token = $4)
+        RETURNING id`,
+      [runId, pointToolCallId, toolCallId, leaseToken],
+    );
+    if (rows.length === 0) throw new LeaseLostError(runId);
   }
 
   /**
@@ -104,11 +173,12 @@ export class WaitingPoints {
    */
   async answer(
     point: WaitingPointEntity,
-    answers: Answers,
+    answer: PointAnswer,
     answeredBy: string,
     requestId: string | null,
   ): Promise<WaitingPointEntity> {
-    const digest = canonicalDigest(answers);
+    const digest = canonicalDigest(answer.value);
+    const column = answer.kind === 'approval' ? 'decisions' : 'answers';
     const result = await retryOnConflict(() =>
       this.dataSource.transaction(async (manager) => {
         const [run] = await manager.query<
@@ -132,11 +202,12 @@ export class WaitingPoints {
           resumeRequestId: currentRequestId(),
         });
         await manager.query(
-          `UPDATE waiting_points SET status = 'answered', answers = $2::jsonb, answered_by = $3, answered_at = now(),
-                  answer_request_id = $4, answers_digest = $5
+          `UPDATE waiting_points SET status = 'answered', ${column} = $2::jsonb, answered_by = $3,
+                  answered_at = now(), answer_request_id = $4, answers_digest = $5
             WHERE id = $1`,
-          [point.id, JSON.stringify(answers), answeredBy, requestId, digest],
+          [point.id, JSON.stringify(answer.value), answeredBy, requestId, digest],
         );
+        await answer.alsoIn?.(manager);
         return { replay: false as const, afterCommit };
       }),
     );

@@ -139,10 +139,10 @@ export const RUN_SQL = {
     WHERE id = $1 AND lease_token = $2 AND status IN ${fromList('finish', 'fail', 'finish_cancelled')}
     RETURNING ${ENDED_ROW}`,
 
-  /** The lease holder ($2) parks run $1 at a question: it waits and gives up its lease. */
+  /** The lease holder ($2) parks run $1 at a waiting point (questions, approval): it gives up its lease. */
   parkForQuestion: `UPDATE runs SET status = ${toLiteral('park_for_question')}, lease_token = NULL, lease_expires_at = NULL
     WHERE id = $1 AND lease_token = $2 AND status IN ${fromList('park_for_question')}
-    RETURNING 1`,
+    RETURNING ${ENDED_ROW}`,
 
   /** The lease holder ($2) parks run $1 until its children $3 end, or until $4. */
   parkAwaitingChildren: `UPDATE runs SET status = ${toLiteral('park_awaiting_children')}, awaited_run_ids = $3::uuid[],

@@ -68,7 +68,7 @@ export const RUN_STATE_MACHINE = {
     to: 'waiting',
     guard: 'the lease',
     events: ['waiting', 'status'],
-    writes: ['the open waiting point'],
+    writes: ['the open waiting point', "for a subagent: the parent's subagent event (waiting)"],
     after: ['publish'],
   },
   park_awaiting_children: {

@@ -208,8 +208,10 @@ export class RunStore {
     return row ?? null;
   }
 
-  async parkForQuestion(manager: EntityManager, runId: string, leaseToken: string): Promise<boolean> {
-    return (await this.query('parkForQuestion', [runId, leaseToken], manager)).length > 0;
+  /** The parked run's row (its parent, to be told), or null when it was not parked. */
+  async parkForQuestion(manager: EntityManager, runId: string, leaseToken: string): Promise<EndedRow | null> {
+    const [row] = await this.query<EndedRow>('parkForQuestion', [runId, leaseToken], manager);
+    return row ?? null;
   }
 
   async parkAwaitingChildren(

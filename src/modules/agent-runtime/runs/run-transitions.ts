@@ -179,7 +179,7 @@ export class RunTransitions {
 
   /**
    * `park_for_question`: `writePoint` stores the waiting point in the same transaction (its events
-   * come before the status event). When the lease is gone or a cancel was requested meanwhile nothing
+   * come before the status event); a subagent's parent is told it waits. When the lease is gone or a cancel was requested meanwhile nothing
    * is written, and the cancel wins over the question (the run ends `cancelled` if this worker still
    * holds it).
    */
@@ -188,16 +188,22 @@ export class RunTransitions {
     leaseToken: string,
     writePoint: (manager: EntityManager) => Promise<NewRunEvent[]>,
   ): Promise<ParkResult> {
-    const events = await this.dataSource.transaction(async (manager) => {
-      if (!(await this.store.parkForQuestion(manager, run.id, leaseToken))) return null;
+    const parked = await this.dataSource.transaction(async (manager) => {
+      const row = await this.store.parkForQuestion(manager, run.id, leaseToken);
+      if (row === null) return null;
       const waiting = await writePoint(manager);
-      return this.store.appendEvents(run.id, transitionEvents('park_for_question', { waiting }), manager);
+      const events = await this.store.appendEvents(
+        run.id,
+        transitionEvents('park_for_question', { waiting }),
+        manager,
+      );
+      return { events, parent: await this.tellParentWaitingIn(manager, run.id, row) };
     });
-    if (events === null) {
+    if (parked === null) {
       await this.finish(run, leaseToken, { status: 'cancelled' });
       return 'not_running';
     }
-    await this.after('park_for_question', { run, events });
+    await this.after('park_for_question', { run, ...parked });
     return 'parked';
   }
 
@@ -369,6 +375,28 @@ export class RunTransitions {
     const queued = await this.store.wakeIfDue(manager, parentId);
     const events = [told, ...(queued === null ? [] : transitionEvents('wake'))];
     return { runId: parentId, events: await this.store.appendEvents(parentId, events, manager), queued };
+  }
+
+  /**
+   * Inside the transaction that parked a child run for the user (a tool call to approve): its parent
+   * gets a `subagent` event with status `waiting`, so the owner knows which run to answer. Nothing
+   * wakes: the parent's await goes on waiting (its deadline still applies).
+   */
+  private async tellParentWaitingIn(
+    manager: EntityManager,
+    childId: string,
+    child: EndedRow,
+  ): Promise<ParentNotice | null> {
+    const parentId = child.parent_run_id;
+    if (parentId === null) return null;
+    const status = await this.store.lockStatus(manager, parentId);
+    if (status === null || isTerminal(status)) return null;
+    const told = subagentEvent(childId, child.thread_id, child.agent_slug, child.status);
+    return {
+      runId: parentId,
+      events: await this.store.appendEvents(parentId, [told], manager),
+      queued: null,
+    };
   }
 
   /** The `after` effects of transition `name`, in the table's order. */

@@ -11,6 +11,8 @@ export const RunsErrorCode = {
   ALREADY_ANSWERED: 'runs.already_answered',
   NOT_WAITING: 'runs.not_waiting',
   WAITING_POINT_NOT_FOUND: 'runs.waiting_point_not_found',
+  /** Answers sent to an approval point, or decisions to a questions point. */
+  WAITING_POINT_KIND_MISMATCH: 'runs.waiting_point_kind_mismatch',
   TOO_MANY_STREAMS: 'runs.too_many_streams',
   /** The user already has `RUNS_MAX_ACTIVE_PER_USER` runs queued or running (429, Retry-After). */
   TOO_MANY_ACTIVE_RUNS: 'runs.too_many_active_runs',
@@ -59,6 +61,15 @@ export const RunsErrors = {
     new DomainError('conflict', RunsErrorCode.ALREADY_ANSWERED, 'The question was already answered.'),
   notWaiting: () =>
     new DomainError('conflict', RunsErrorCode.NOT_WAITING, 'The run is not waiting for an answer.'),
+  waitingPointKindMismatch: (kind: string) =>
+    new DomainError(
+      'conflict',
+      RunsErrorCode.WAITING_POINT_KIND_MISMATCH,
+      kind === 'approval'
+        ? 'The run waits for decisions on tool calls: send them to /approvals.'
+        : 'The run waits for answers to questions: send them to /answers.',
+      { details: { kind } },
+    ),
   noWaitingPoint: () =>
     new DomainError(
       'not_found',

@@ -2,18 +2,20 @@ import { HumanMessage } from '@langchain/core/messages';
 import { Command, isInterrupted } from '@langchain/langgraph';
 import type { AgentGraph, RunStateValues } from '../graph/agent-graph.js';
 import type { MessagesRepository } from '../messages/messages.repository.js';
-import type { WaitingPoints } from '../questions/waiting-points.js';
+import type { WaitingInterrupt, WaitingPoints } from '../questions/waiting-points.js';
 import type { RunEntity } from '../runs/run.entity.js';
 import type { RunsRepository } from '../runs/runs.repository.js';
 import { RunFailureCodes } from '../runs/runs.errors.js';
 import { DomainError } from '../../../common/errors/index.js';
-import type { QuestionInterrupt } from './session/question-interrupt.js';
 import { isAwaitInterrupt, type AwaitInterrupt } from './session/subagent-await.js';
 
-/** How the graph stopped: at its end, at a question for the user, or waiting for its subagent runs. */
+/**
+ * How the graph stopped: at its end, waiting for the user (questions, or calls to decide), or waiting
+ * for its subagent runs.
+ */
 export type GraphEnd =
   | { kind: 'completed' }
-  | { kind: 'waiting'; question: QuestionInterrupt }
+  | { kind: 'waiting'; waiting: WaitingInterrupt }
   | { kind: 'awaiting'; wait: AwaitInterrupt };
 
 export interface GraphRunConfig {
@@ -32,7 +34,7 @@ export interface GraphRunDeps {
 }
 
 type GraphState = Awaited<ReturnType<AgentGraph['getState']>>;
-type PendingInterrupt = QuestionInterrupt | AwaitInterrupt;
+type PendingInterrupt = WaitingInterrupt | AwaitInterrupt;
 
 const pendingInterrupt = (state: GraphState): PendingInterrupt | null => {
   for (const task of state.tasks) {
@@ -46,7 +48,7 @@ function endOf(pending: PendingInterrupt | null): GraphEnd {
   if (pending === null) return { kind: 'completed' };
   return isAwaitInterrupt(pending)
     ? { kind: 'awaiting', wait: pending }
-    : { kind: 'waiting', question: pending };
+    : { kind: 'waiting', waiting: pending };
 }
 
 /** How an invocation stopped, from what it returned (an interrupt comes back with the last values). */
@@ -57,9 +59,9 @@ function endOfInvocation(output: unknown): GraphEnd {
 
 /**
  * Runs the thread's graph for this run. The checkpoint names the run that wrote it: a run found there
- * with work pending continues from it (with the answers, if it stopped at a question; woken, if it
- * waited for its subagent runs); a run that had
- * finished its graph is done; any other run starts with its user message.
+ * with work pending continues from it (with the answers or decisions, if it stopped for the user;
+ * woken, if it waited for its subagent runs); a run that had finished its graph is done; any other run
+ * starts with its user message.
  */
 export async function invokeRunGraph(
   graph: AgentGraph,

@@ -21,11 +21,15 @@ export class RunEndingRecorder {
   async record(run: RunEntity, leaseToken: string, ending: Ending): Promise<void> {
     try {
       if (ending.kind === 'waiting') {
-        const { tool_call_id: toolCallId, questions } = ending.question;
-        // A cancel requested meanwhile wins over the question (the transitions finish the run cancelled).
-        if ((await this.waitingPoints.park(run, leaseToken, toolCallId, questions)) === 'not_running')
+        const { waiting } = ending;
+        // A cancel requested meanwhile wins over the waiting point (the transitions finish the run cancelled).
+        if ((await this.waitingPoints.park(run, leaseToken, waiting)) === 'not_running')
           this.logger.log({ status: 'cancelled' }, 'run finished');
-        else this.logger.log({ tool_call_id: toolCallId }, 'run waiting');
+        else
+          this.logger.log(
+            { tool_call_id: waiting.tool_call_id, kind: 'kind' in waiting ? 'approval' : 'questions' },
+            'run waiting',
+          );
         return;
       }
       if (ending.kind === 'awaiting') {

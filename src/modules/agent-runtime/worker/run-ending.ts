@@ -5,13 +5,13 @@ import { RunAuthorizationRevokedError } from '../../tools/index.js';
 import { LeaseLostError, RunFailureCodes } from '../runs/runs.errors.js';
 import type { RunOutcome } from '../runs/run-transitions.js';
 import type { StopReason } from './active-runs.js';
-import type { QuestionInterrupt } from './run-session.js';
+import type { WaitingInterrupt } from '../questions/waiting-points.js';
 import type { AwaitInterrupt } from './session/subagent-await.js';
 
 /** How an execution ended for this worker: an outcome to record, or nothing (lease lost, handed back). */
 export type Ending =
   | { kind: 'outcome'; outcome: RunOutcome }
-  | { kind: 'waiting'; question: QuestionInterrupt }
+  | { kind: 'waiting'; waiting: WaitingInterrupt }
   | { kind: 'awaiting'; wait: AwaitInterrupt }
   | { kind: 'stopped'; reason: StopReason };
 

@@ -17,6 +17,7 @@ import { WaitingPoints } from '../questions/waiting-points.js';
 import { invokeRunGraph, type GraphEnd } from './invoke-run-graph.js';
 import { RunSession } from './run-session.js';
 import { RunSnapshotAndTools } from './run-snapshot-and-tools.js';
+import { RunApprovalLoader } from '../approvals/run-approval-loader.js';
 
 /**
  * Runs a claimed run's graph once, under its lease: loads its snapshot and tools, reports the tools
@@ -37,6 +38,7 @@ export class RunGraphExecution {
     private readonly config: AppConfig,
     private readonly threads: ThreadsService,
     private readonly runs: RunsRepository,
+    private readonly approvals: RunApprovalLoader,
   ) {}
 
   async run(run: RunEntity, leaseToken: string, signal: AbortSignal): Promise<GraphEnd> {
@@ -44,10 +46,11 @@ export class RunGraphExecution {
     // A first execution starts from its user message (a resumed one reads it only if it has to).
     const firstMessageId = run.attempts === 1 ? this.messages.userMessageId(run.id) : null;
     firstMessageId?.catch(() => undefined); // awaited below; a failure is seen there
-    const [{ actor, snapshot, assembled }, project] = await Promise.all([
+    const [{ actor, snapshot, assembled }, project, approval] = await Promise.all([
       // What several parts of assembly read alike (skills, MCP servers, settings) is read once.
       withReadOnceScope(() => this.snapshotAndTools.load(run, leaseToken)),
       this.threads.projectOfThread(run.threadId),
+      this.approvals.load(run.agentId, run.threadId),
     ]);
     // Every tool or source left out (an MCP server down, web tools not configured): one event each.
     const { executable, offeredTools, unavailable } = assembled;
@@ -67,6 +70,7 @@ export class RunGraphExecution {
         checkpoints: this.checkpointer.saver,
         eventFlushMs: this.config.runtime.eventFlushMs,
         maxToolCallsPerTurn: this.config.runtime.maxToolCallsPerTurn,
+        waitingPoints: this.waitingPoints,
       },
       {
         runId: run.id,
@@ -89,6 +93,7 @@ export class RunGraphExecution {
           isSubagent: snapshot.agent.is_subagent,
           skills: snapshot.skills,
           signal,
+          approval,
           verifyAuthorization: () => this.authorization.verify(run.id, leaseToken, run),
         },
       },

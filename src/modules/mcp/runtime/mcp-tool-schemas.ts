@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { McpToolInfo } from '../client/mcp-tool-info.js';
-import { ToolSchemaCompiler, type CompiledToolSchema } from './tool-schema-compiler.js';
+import { ToolSchemaCompiler, type CompiledToolSchema } from '../../tools/index.js';
 
 export type CompiledToolList = ReadonlyMap<string, CompiledToolSchema>;
 

@@ -92,16 +92,19 @@ export class ToolExecutor {
     assertRunContextComplete(context);
     const scope = new ToolCallScope(call, { ...context }, context.offeredTools?.get(call.name));
     scope.assessing = true;
+    // The policy first: it costs microseconds, and only an `ask` needs the other guards' round trips.
+    const approvalGuard = this.guards[this.guards.length - 1];
     try {
-      for (const guard of this.guards) await guard.canActivate(scope);
+      await approvalGuard.canActivate(scope);
+      const approval = scope.approval;
+      if (approval === null || approval.verdict.decision !== 'ask' || approval.user !== undefined)
+        return { kind: 'proceed' };
+      for (const guard of this.guards) if (guard !== approvalGuard) await guard.canActivate(scope);
+      return { kind: 'ask', verdict: approval.verdict, tool: scope.tool! };
     } catch (thrown) {
       if (thrown instanceof DomainError) return { kind: 'proceed' };
       throw thrown;
     }
-    const approval = scope.approval;
-    if (approval === null || approval.verdict.decision !== 'ask' || approval.user !== undefined)
-      return { kind: 'proceed' };
-    return { kind: 'ask', verdict: approval.verdict, tool: scope.tool! };
   }
 
   private step(scope: ToolCallScope, index: number): Promise<ToolCallResult> {
@@ -132,8 +135,7 @@ export class ToolExecutor {
 
 /** What `assess` learned about a call before anything ran. */
 export type CallAssessment =
-  | { kind: 'proceed' }
-  | { kind: 'ask'; verdict: ApprovalVerdict; tool: RegisteredTool };
+  { kind: 'proceed' } | { kind: 'ask'; verdict: ApprovalVerdict; tool: RegisteredTool };
 
 /**
  * The type already requires both on a run's context; this refuses, loudly and before any stage, a

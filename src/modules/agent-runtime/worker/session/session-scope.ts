@@ -7,6 +7,7 @@ import type { RunEvents } from '../../events/run-events.js';
 import type { CheckpointCompanions } from '../../graph/checkpoint-companion.js';
 import type { NewRunEvent } from '../../events/run-event.js';
 import type { MessagesRepository, NewMessage } from '../../messages/messages.repository.js';
+import type { WaitingPoints } from '../../questions/waiting-points.js';
 import type { RetryingChatOpenAI } from '../../model/retrying-chat-openai.js';
 import type { TokenUsage } from '../../runs/run.entity.js';
 
@@ -30,6 +31,8 @@ export interface RunSessionDeps {
   eventFlushMs: number;
   /** Tool calls of one assistant message that are executed; the rest are answered with a tool error. */
   maxToolCallsPerTurn: number;
+  /** Records the approved calls that started (a decided call runs at most once). */
+  waitingPoints: WaitingPoints;
 }
 
 export interface RunSessionInit {

@@ -10,7 +10,9 @@ import { SUBAGENT_AWAIT } from '../../subagents/subagent-tool-schemas.js';
 import { askTurnQuestions } from './question-interrupt.js';
 import { awaitTurnSubagents } from './subagent-await.js';
 import { isErrorContent, skillActivatedBy } from './skill-activation.js';
+import type { TurnDecisions } from '../../approvals/approval-interrupt.js';
 import type { ModelToolCall, SessionScope } from './session-scope.js';
+import { TurnApproval } from './turn-approval.js';
 
 /**
  * The id of the tool message answering a tool call: the same on every attempt of the run (the
@@ -25,11 +27,13 @@ export function toolMessageId(runId: string, requestId: string, toolCallId: stri
 /**
  * The tool calls of one assistant message, in order, each through the ToolExecutor (questions through
  * one interrupt), each result recorded (lease-fenced) and emitted. A result an earlier attempt stored
- * is reused, not executed again. Stops at a safe point between calls if the run was asked to.
+ * is reused, not executed again. `decisions` are the person's, when calls of the turn needed one.
+ * Stops at a safe point between calls if the run was asked to.
  */
 export async function runTools(
   scope: SessionScope,
   request: AIMessage,
+  decisions: TurnDecisions | null,
 ): Promise<{ messages: ToolMessage[]; activatedSkills: string[] }> {
   const { runId, threadId } = scope.init;
   const calls = request.tool_calls ?? [];
@@ -37,7 +41,9 @@ export async function runTools(
   // The first execution of a run has stored none yet: the lookup is a query per tool step saved.
   const found = scope.init.resumed ? await scope.deps.messages.findByIds(ids) : [];
   const stored = new Map(found.map((row) => [row.id, row]));
-  const execute = (call: ModelToolCall) => executeCall(scope, call);
+  const approval = await TurnApproval.load(scope, decisions);
+  const execute = async (call: ModelToolCall) =>
+    (await approval.claim(call)) ?? executeCall(scope, call, approval);
   // Calls past the cap are answered (every call gets its ToolMessage) but never executed.
   const limit = scope.deps.maxToolCallsPerTurn;
   const allowed = calls.slice(0, limit);
@@ -124,11 +130,15 @@ function pastTurnCap(call: ModelToolCall, limit: number): ToolCallResult {
 /** Its lines carry the run's log fields (`RunLogContext`). */
 const logger = new Logger('RunSession');
 
-async function executeCall(scope: SessionScope, call: ModelToolCall): Promise<ToolCallResult> {
+async function executeCall(
+  scope: SessionScope,
+  call: ModelToolCall,
+  turn: TurnApproval,
+): Promise<ToolCallResult> {
   logger.debug({ tool_call_id: call.id, tool: call.name }, 'tool call');
   return scope.deps.executor.execute(
-    { id: call.id!, name: call.name, args: scope.invalidArgs.get(call.id!) ?? call.args },
+    { id: call.id!, name: call.name, args: turn.argsOf(call) },
     // A resumed run re-enters at its tools step: it gets what its model call would have shown.
-    { ...scope.init.toolContext, visibleTools: await scope.visibleToolNames() },
+    { ...scope.init.toolContext, approval: turn.approval, visibleTools: await scope.visibleToolNames() },
   );
 }

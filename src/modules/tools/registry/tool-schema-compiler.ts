@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { truncate } from '../../../common/text/truncate.js';
 import { jsonNestsDeeperThan } from '../../../common/http/json-depth.js';
-import { JsonSchemaArgs, type ArgumentIssue } from '../../tools/index.js';
+import { JsonSchemaArgs, type ArgumentIssue } from './json-schema-args.js';
 import { isSafePattern } from './safe-pattern.js';
 
 /** Bounds on a server's input schema: past them the tool is left out, never compiled. */
@@ -41,11 +41,12 @@ const OPTIONS: Options = {
 };
 
 /**
- * Compiles the input schemas of one server's tool list into validators. Each list gets validators of
- * its own, so no schema of one server can name, replace or collide with another server's. A schema
- * names its dialect in `$schema` (2020-12 or draft-07; draft-04 and -06 are read as draft-07); one
- * without is read as 2020-12, the MCP default, and as draft-07 when it is not valid 2020-12. What is offered to the model stays the
- * schema as given: the validator is compiled from a copy.
+ * Compiles JSON Schemas of tool arguments (an MCP server's tool list; the tools of an approval point,
+ * whose edited arguments are checked) into validators. Each compiler keeps validators of its own, so
+ * no schema of one server can name, replace or collide with another server's. A schema names its
+ * dialect in `$schema` (2020-12 or draft-07; draft-04 and -06 are read as draft-07); one without is
+ * read as 2020-12, the MCP default, and as draft-07 when it is not valid 2020-12. What is offered to
+ * the model stays the schema as given: the validator is compiled from a copy.
  */
 export class ToolSchemaCompiler {
   private draft2020: Ajv2020 | undefined;

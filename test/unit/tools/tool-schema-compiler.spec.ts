@@ -1,5 +1,5 @@
-import { isSafePattern } from '../../../src/modules/mcp/runtime/safe-pattern';
-import { ToolSchemaCompiler } from '../../../src/modules/mcp/runtime/tool-schema-compiler';
+import { isSafePattern } from '../../../src/modules/tools/registry/safe-pattern';
+import { ToolSchemaCompiler } from '../../../src/modules/tools/registry/tool-schema-compiler';
 
 function nested(levels: number): Record<string, unknown> {
   let schema: Record<string, unknown> = { type: 'string' };

@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import { AgentApprovalPolicies } from '../../agents/index.js';
+import { ApprovalDecider, type RunApproval } from '../../tools/index.js';
+import { ThreadToolApprovals } from './thread-tool-approvals.js';
+
+/**
+ * What an execution of a run decides its tool calls with: the agent's approval policy as saved now
+ * (not as the run's snapshot took it: a policy tightened while a run waits applies when it resumes)
+ * and the tools approved for its thread. Read at every execution, so after each decision.
+ */
+@Injectable()
+export class RunApprovalLoader {
+  constructor(
+    private readonly policies: AgentApprovalPolicies,
+    private readonly remembered: ThreadToolApprovals,
+  ) {}
+
+  /** `agentId` null: the agent is gone (the run's authorization re-check ends it): the default policy. */
+  async load(agentId: string | null, threadId: string): Promise<RunApproval> {
+    const [policy, remembered] = await Promise.all([
+      agentId === null ? undefined : this.policies.approvalPolicyOf(agentId),
+      this.remembered.of(threadId),
+    ]);
+    return { decider: new ApprovalDecider(policy), remembered, decisions: new Map() };
+  }
+}
