@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ToolsModule } from '../tools/index.js';
 import { UsersModule } from '../users/index.js';
 import { AgentEntity } from './agent.entity.js';
+import { AgentApprovalPolicies } from './approval/agent-approval-policies.js';
 import { AgentsController } from './agents.controller.js';
 import { AgentsRepository } from './agents.repository.js';
 import { AgentsService } from './agents.service.js';
@@ -17,8 +18,9 @@ import { ShareConfigPolicy } from './sharing/share-config-policy.js';
 
 /**
  * Agents: CRUD with share scopes, config validation and merge rules, builtin agents. Exports
- * `AgentsService.findUsable` (by slug, for new threads) and `accessById` (for runs) and `AgentResourceCatalog`, where the skills, knowledge
- * and MCP modules register the ids their resource field may reference.
+ * `AgentsService.findUsable` (by slug, for new threads) and `accessById` (for runs), `AgentApprovalPolicies`
+ * (an agent's current tool approval policy, for runs) and `AgentResourceCatalog`, where the skills,
+ * knowledge and MCP modules register the ids their resource field may reference.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([AgentEntity]), ToolsModule, UsersModule],
@@ -34,7 +36,8 @@ import { ShareConfigPolicy } from './sharing/share-config-policy.js';
     BuiltinToolsSource,
     SubagentsSource,
     BuiltinAgents,
+    AgentApprovalPolicies,
   ],
-  exports: [AgentsService, AgentResourceCatalog],
+  exports: [AgentsService, AgentResourceCatalog, AgentApprovalPolicies],
 })
 export class AgentsModule {}

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { preparedFindOneBy } from '../../database/prepared-find.js';
+import { preparedQueryIn } from '../../database/prepared-query.js';
 import type { KeysetPosition } from '../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../common/pagination/keyset.js';
 import { scopeMemberSql } from '../../common/sharing/index.js';
@@ -51,6 +52,20 @@ export class AgentsRepository {
         .findOne({ where: { id }, lock: { mode: 'pessimistic_read' } });
     // Prepared: the runtime reads its agent by id before every tool call.
     return preparedFindOneBy(this.rows, { id });
+  }
+
+  /**
+   * `config.approval` of the agent with this id (or slug) as stored: null when it sets none, undefined
+   * when there is no such agent. One lookup by primary key (or the unique slug), prepared: the runtime
+   * reads it before tool calls.
+   */
+  async storedApproval(by: 'id' | 'slug', value: string): Promise<unknown> {
+    const text =
+      by === 'id'
+        ? `SELECT "config" -> 'approval' AS "approval" FROM "agents" WHERE "id" = $1`
+        : `SELECT "config" -> 'approval' AS "approval" FROM "agents" WHERE "slug" = $1`;
+    const [row] = await preparedQueryIn<{ approval: unknown }>(this.rows.manager, text, [value]);
+    return row?.approval;
   }
 
   listReadablePage(

@@ -8,6 +8,7 @@ export { AgentsModule } from './agents.module.js';
 export { AgentsService } from './agents.service.js';
 export type { UsableAgent } from './agents.service.js';
 export { AgentResourceCatalog } from './resources/agent-resource-catalog.js';
+export { AgentApprovalPolicies } from './approval/agent-approval-policies.js';
 export { ALL, RESOURCE_FIELDS } from './config/agent-config.js';
 export type { ResourceField, ResourceSelection } from './config/agent-config.js';
 export { AgentsErrorCode } from './agents.errors.js';

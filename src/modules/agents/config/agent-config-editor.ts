@@ -2,14 +2,21 @@ import { Injectable } from '@nestjs/common';
 import { AgentsErrors } from '../agents.errors.js';
 import { AgentResourceCatalog } from '../resources/agent-resource-catalog.js';
 import type { ShareActor } from '../../../common/sharing/index.js';
-import { ALL, RESOURCE_FIELDS, type AgentConfig, type AgentConfigInput } from './agent-config.js';
+import {
+  ALL,
+  APPROVAL_FIELD,
+  RESOURCE_FIELDS,
+  type AgentConfig,
+  type AgentConfigInput,
+  type ApprovalPolicyInput,
+} from './agent-config.js';
 import { editableFields } from './agent-config-fields.js';
 import { mergeSelection } from './selection-merge.js';
 
 /**
  * Applies an editor's submitted config to a saved one: fields the editor may not change are dropped
- * silently (their saved value stays), resource fields follow the merge rules of `mergeSelection`, and
- * references the editor cannot use are refused (422, existence not revealed).
+ * silently (their saved value stays), resource fields follow the merge rules of `mergeSelection`, other
+ * fields are replaced, and references the editor cannot use are refused (422, existence not revealed).
  */
 @Injectable()
 export class AgentConfigEditor {
@@ -29,6 +36,9 @@ export class AgentConfigEditor {
     if (submitted.model !== undefined && allowed.has('model')) next.model = submitted.model;
     if (submitted.max_execution_steps !== undefined && allowed.has('max_execution_steps'))
       next.max_execution_steps = submitted.max_execution_steps;
+    // Replaced whole and stored as sent (a plain copy of the validated DTO); defaults fill in when read.
+    if (submitted.approval !== undefined && allowed.has(APPROVAL_FIELD))
+      next.approval = JSON.parse(JSON.stringify(submitted.approval)) as ApprovalPolicyInput;
 
     const added = new Map<string, string[]>();
     for (const field of RESOURCE_FIELDS) {

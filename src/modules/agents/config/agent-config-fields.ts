@@ -1,7 +1,7 @@
 import { roleAtLeast, type UserRole } from '../../../common/auth/user-role.js';
 import { MAX_EXECUTION_STEPS_LIMIT, type ConfigField } from './agent-config.js';
 
-export type ConfigFieldType = 'text' | 'string' | 'integer' | 'resources';
+export type ConfigFieldType = 'text' | 'string' | 'integer' | 'resources' | 'approval';
 
 /**
  * What the edit form shows for one config field. `auth` limits who may change it, not who may read it:
@@ -52,6 +52,13 @@ export const CONFIG_FIELDS: readonly ConfigFieldMetadata[] = [
   resource('subagents', '子智能体', 'Subagents this agent may delegate to.'),
   resource('mcps', 'MCP 服务器', 'MCP servers loaded directly.'),
   resource('preload_skills', '预加载 Skills', 'Selected skills whose full instructions are loaded up front.'),
+  {
+    field: 'approval',
+    name: '工具审批',
+    description:
+      'Which tool calls run at once, wait for a person to approve them, or are refused; the first matching rule decides.',
+    type: 'approval',
+  },
 ];
 
 export function mayEditField(role: UserRole, metadata: ConfigFieldMetadata): boolean {

@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import type { approvalPolicySchema } from '../../tools/index.js';
+
 /**
  * The saved configuration of an agent. Keys are the protocol field names shared with clients (and
  * stored as such in the `config` jsonb column), so they stay snake_case.
@@ -20,7 +23,15 @@ export type ResourceField = (typeof RESOURCE_FIELDS)[number];
 export const SCALAR_FIELDS = ['system_prompt', 'model', 'max_execution_steps'] as const;
 export type ScalarField = (typeof SCALAR_FIELDS)[number];
 
-export type ConfigField = ScalarField | ResourceField;
+export const APPROVAL_FIELD = 'approval';
+
+export type ConfigField = ScalarField | ResourceField | typeof APPROVAL_FIELD;
+
+/**
+ * `config.approval` as submitted and stored: `default` and `rules` may be missing. The runtime reads it
+ * parsed with `approvalPolicySchema` (`AgentApprovalPolicies`), which fills them in.
+ */
+export type ApprovalPolicyInput = z.input<typeof approvalPolicySchema>;
 
 export interface AgentConfig {
   system_prompt: string;
@@ -32,6 +43,8 @@ export interface AgentConfig {
   subagents: ResourceSelection;
   mcps: ResourceSelection;
   preload_skills: ResourceSelection;
+  /** Absent: the default policy. Not among the defaults of a new agent, so none is stored unasked. */
+  approval?: ApprovalPolicyInput;
 }
 
 /** What a client may submit: any subset of the fields (validated by `AgentConfigDto`). */

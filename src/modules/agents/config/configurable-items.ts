@@ -1,9 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config.js';
-import type { ConfigurableItemDto } from '../dto/agent.dto.js';
+import { DEFAULT_APPROVAL_POLICY } from '../../tools/index.js';
+import type { ConfigurableDefault, ConfigurableItemDto } from '../dto/agent.dto.js';
 import { AgentResourceCatalog } from '../resources/agent-resource-catalog.js';
 import type { ShareActor } from '../../../common/sharing/index.js';
-import { ALL, defaultAgentConfig, isResourceField, type AgentConfig } from './agent-config.js';
+import {
+  ALL,
+  APPROVAL_FIELD,
+  defaultAgentConfig,
+  isResourceField,
+  type AgentConfig,
+  type ConfigField,
+} from './agent-config.js';
 import { editableFields } from './agent-config-fields.js';
 
 /** The edit form for one caller: the fields they may change, with options from their own resources. */
@@ -19,7 +27,13 @@ export class ConfigurableItems {
     return Promise.all(
       editableFields(actor.role).map(async (metadata): Promise<ConfigurableItemDto> => {
         const { field, name, description, type, minimum, maximum } = metadata;
-        const item: ConfigurableItemDto = { field, name, description, type, default: defaults[field] };
+        const item: ConfigurableItemDto = {
+          field,
+          name,
+          description,
+          type,
+          default: defaultOf(field, defaults),
+        };
         if (minimum !== undefined) item.minimum = minimum;
         if (maximum !== undefined) item.maximum = maximum;
         if (isResourceField(field)) {
@@ -34,4 +48,10 @@ export class ConfigurableItems {
       }),
     );
   }
+}
+
+/** What a new agent gets: its saved defaults, or for `approval` (never stored unasked) the policy it runs under. */
+function defaultOf(field: ConfigField, defaults: AgentConfig): ConfigurableDefault {
+  if (field === APPROVAL_FIELD) return { ...DEFAULT_APPROVAL_POLICY, rules: [] };
+  return defaults[field];
 }

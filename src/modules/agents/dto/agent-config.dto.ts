@@ -1,11 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsInt, IsObject, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import {
   MAX_EXECUTION_STEPS_LIMIT,
   type AgentConfigInput,
   type ResourceSelection,
 } from '../config/agent-config.js';
 import { WhenPresent } from '../../../common/validation/when-present.js';
+import { ApprovalPolicyDto } from './approval-policy.dto.js';
 import { ResourceSelectionField } from './config-validators.js';
 
 /** A submitted config: every field optional (create fills defaults, update keeps saved values); no other keys. */
@@ -47,4 +49,15 @@ export class AgentConfigDto implements AgentConfigInput {
 
   @ResourceSelectionField('Skills preloaded in full, among the selected skills; default [].')
   preload_skills?: ResourceSelection;
+
+  @ApiPropertyOptional({
+    type: ApprovalPolicyDto,
+    description:
+      'Which tool calls ask a person first or are refused; absent means `{"default":"auto","rules":[]}`. A PATCH replaces it whole.',
+  })
+  @WhenPresent()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ApprovalPolicyDto)
+  approval?: ApprovalPolicyDto;
 }

@@ -3,10 +3,14 @@ import type { AgentEntity } from '../agent.entity.js';
 import type { AgentConfig } from '../config/agent-config.js';
 import type { ConfigFieldType } from '../config/agent-config-fields.js';
 import type { ShareConfig } from '../../../common/sharing/index.js';
+import type { ApprovalPolicy } from '../../tools/index.js';
 import { AgentConfigDto } from './agent-config.dto.js';
 import { ShareConfigDto } from '../../../common/sharing/index.js';
 
 export type AgentPermission = 'read' | 'manage';
+
+/** A config field's value for a new agent: text, a number, a resource list or an approval policy. */
+export type ConfigurableDefault = string | number | string[] | ApprovalPolicy;
 
 export class ConfigurableOptionDto {
   @ApiProperty() value: string;
@@ -18,8 +22,8 @@ export class ConfigurableItemDto {
   @ApiProperty() field: string;
   @ApiProperty() name: string;
   @ApiProperty() description: string;
-  @ApiProperty({ enum: ['text', 'string', 'integer', 'resources'] }) type: ConfigFieldType;
-  @ApiProperty({ description: 'Value for a new agent.' }) default: string | number | string[];
+  @ApiProperty({ enum: ['text', 'string', 'integer', 'resources', 'approval'] }) type: ConfigFieldType;
+  @ApiProperty({ description: 'Value for a new agent.' }) default: ConfigurableDefault;
   @ApiPropertyOptional() minimum?: number;
   @ApiPropertyOptional() maximum?: number;
   @ApiPropertyOptional({ type: [ConfigurableOptionDto], description: "Drawn from the caller's resources." })

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { ValidateBy, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import type { z } from 'zod';
 import { WhenPresent } from '../../../common/validation/when-present.js';
 import { ALL } from '../config/agent-config.js';
 
@@ -35,3 +36,18 @@ export const ResourceSelectionField = (description: string) =>
     WhenPresent(),
     IsResourceSelection(),
   );
+
+/**
+ * A field checked by a part of a zod schema, so the limits stay where the schema defines them while
+ * class-validator names the failing field by its path (`config.approval.rules.3.tool`). The message is
+ * the schema's, after the field's name.
+ */
+export const FitsSchema = (schema: z.ZodType) =>
+  ValidateBy({
+    name: 'fitsSchema',
+    validator: {
+      validate: (value: unknown) => schema.safeParse(value).success,
+      defaultMessage: ({ property, value }: ValidationArguments) =>
+        `${property} ${schema.safeParse(value).error?.issues[0]?.message ?? 'is not valid'}`,
+    },
+  });

@@ -19,19 +19,32 @@ export interface ApprovalPolicy {
 
 export const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = { default: 'auto', rules: [] };
 
+// Messages read after the field's name (`tool must not be empty`), as class-validator's do.
+const oneOf = (values: readonly string[]) => ({ error: `must be one of ${values.join(', ')}` });
+
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
 const toolPattern = z
-  .string()
-  .min(1)
-  .max(MAX_TOOL_PATTERN_LENGTH)
-  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'must not contain control characters');
+  .string({ error: 'must be a string' })
+  .min(1, 'must not be empty')
+  .max(MAX_TOOL_PATTERN_LENGTH, `must be at most ${MAX_TOOL_PATTERN_LENGTH} characters`)
+  .refine((value) => !CONTROL_CHARACTER.test(value), 'must not contain control characters');
 
 /** The stored shape, checked wherever a policy enters (agent create and update). */
 export const approvalPolicySchema = z
   .object({
-    default: z.enum(APPROVAL_DEFAULTS).default('auto'),
+    default: z.enum(APPROVAL_DEFAULTS, oneOf(APPROVAL_DEFAULTS)).default('auto'),
     rules: z
-      .array(z.object({ tool: toolPattern, decision: z.enum(APPROVAL_RULE_DECISIONS) }).strict())
-      .max(MAX_APPROVAL_RULES)
+      .array(
+        z
+          .object({
+            tool: toolPattern,
+            decision: z.enum(APPROVAL_RULE_DECISIONS, oneOf(APPROVAL_RULE_DECISIONS)),
+          })
+          .strict(),
+      )
+      .max(MAX_APPROVAL_RULES, `must hold at most ${MAX_APPROVAL_RULES} rules`)
       .default([]),
   })
   .strict();
