@@ -18,7 +18,7 @@ export class RunApprovalLoader {
   /** `agentId` null: the agent is gone (the run's authorization re-check ends it): the default policy. */
   async load(agentId: string | null, threadId: string): Promise<RunApproval> {
     const [policy, remembered] = await Promise.all([
-      agentId === null ? undefined : this.policies.approvalPolicyOf(agentId),
+      agentId === null ? undefined : this.policies.ofAgentId(agentId),
       this.remembered.of(threadId),
     ]);
     return { decider: new ApprovalDecider(policy), remembered, decisions: new Map() };
