@@ -23,7 +23,8 @@ const toolPattern = z
   .string()
   .min(1)
   .max(MAX_TOOL_PATTERN_LENGTH)
-  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'must not contain control characters');
+  // Every control character (C0, DEL and C1): a pattern is shown to people in reasons and logs.
+  .refine((value) => !/\p{Cc}/u.test(value), 'must not contain control characters');
 
 /** The stored shape, checked wherever a policy enters (agent create and update). */
 export const approvalPolicySchema = z
