@@ -77,10 +77,8 @@ export class ToolExecutor {
 
   async execute(call: ToolCall, context: ToolExecutionContext): Promise<ToolCallResult> {
     assertRunContextComplete(context);
-    const tool =
-      context.offeredTools === undefined ? this.registry.get(call.name) : context.offeredTools.get(call.name);
     // Each call gets its own context object: what the stages keep per call may be keyed by it.
-    return await this.step(new ToolCallScope(call, { ...context }, tool), 0);
+    return await this.step(new ToolCallScope(call, { ...context }, this.resolve(call, context)), 0);
   }
 
   /**
@@ -90,7 +88,7 @@ export class ToolExecutor {
    */
   async assess(call: ToolCall, context: ToolExecutionContext): Promise<CallAssessment> {
     assertRunContextComplete(context);
-    const scope = new ToolCallScope(call, { ...context }, context.offeredTools?.get(call.name));
+    const scope = new ToolCallScope(call, { ...context }, this.resolve(call, context));
     scope.assessing = true;
     try {
       for (const guard of this.guards) await guard.canActivate(scope);
@@ -102,6 +100,13 @@ export class ToolExecutor {
     if (approval === null || approval.verdict.decision !== 'ask' || approval.user !== undefined)
       return { kind: 'proceed' };
     return { kind: 'ask', verdict: approval.verdict, tool: scope.tool! };
+  }
+
+  /** The tool a call names: from the tools offered to its run, or (a direct call) from the registry. */
+  private resolve(call: ToolCall, context: ToolExecutionContext): RegisteredTool | undefined {
+    return context.offeredTools === undefined
+      ? this.registry.get(call.name)
+      : context.offeredTools.get(call.name);
   }
 
   private step(scope: ToolCallScope, index: number): Promise<ToolCallResult> {
@@ -132,8 +137,7 @@ export class ToolExecutor {
 
 /** What `assess` learned about a call before anything ran. */
 export type CallAssessment =
-  | { kind: 'proceed' }
-  | { kind: 'ask'; verdict: ApprovalVerdict; tool: RegisteredTool };
+  { kind: 'proceed' } | { kind: 'ask'; verdict: ApprovalVerdict; tool: RegisteredTool };
 
 /**
  * The type already requires both on a run's context; this refuses, loudly and before any stage, a
