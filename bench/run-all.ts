@@ -1,6 +1,7 @@
 import { arch, cpus, loadavg, platform } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { runAgentRunsBench } from './agent-runs.bench.js';
+import { runApprovalDecisionBench } from './approval-decision.bench.js';
 import { runThroughputBench } from './auth-throughput.bench.js';
 import { runColdStartBench } from './cold-start.bench.js';
 import { runMcpBench } from './mcp.bench.js';
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
   };
   const context = await createBenchContext();
   context.progress(`Redis prefix ${BENCH_REDIS_PREFIX}, working dir ${context.workDir}`);
+  // First: in process with no app, before any app has grown the heap.
+  const approval = runApprovalDecisionBench(context);
   const toolPipeline = await runToolPipelineBench(context);
   const mcp = await runMcpBench(context);
   const skills = await runSkillResolutionBench(context);
@@ -42,6 +45,7 @@ async function main(): Promise<void> {
   const subagents = await runSubagentsBench(context);
   const report = {
     machine,
+    approval,
     toolPipeline,
     mcp,
     skills,

@@ -1,4 +1,5 @@
 import type { AgentRunFigures } from '../agent-runs.bench.js';
+import type { ApprovalDecisionFigures, MicroLatency } from '../approval-decision.bench.js';
 import type { ThroughputFigures } from '../auth-throughput.bench.js';
 import type { ColdStartFigures } from '../cold-start.bench.js';
 import type { McpFigures } from '../mcp.bench.js';
@@ -20,6 +21,7 @@ export interface Machine {
 
 export interface BenchReport {
   machine: Machine;
+  approval: ApprovalDecisionFigures;
   toolPipeline: PipelineFigures;
   mcp: McpFigures;
   skills: SkillResolutionFigures;
@@ -77,6 +79,8 @@ export function formatReport(report: BenchReport): string {
     '',
     `Machine: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node} (${machine.platform}), ` +
       `1-min load average at start ${round(machine.loadAverage1mAtStart, 2)}`,
+    '',
+    ...approvalDecisionLines(report.approval),
     '',
     `Tool execution boundary, no-op tool, ${report.toolPipeline.calls} sequential calls (ms per call)`,
     table(
@@ -257,5 +261,33 @@ export function sandboxLines(s: SandboxFigures): string[] {
       ]),
     ),
     `Sandbox bench load average: ${f(s.loadAverage.start)} → ${f(s.loadAverage.end)}`,
+  ];
+}
+
+export function approvalDecisionLines(a: ApprovalDecisionFigures): string[] {
+  const count = (value: number) => value.toLocaleString('en-US');
+  const us = (value: number) => value.toFixed(2);
+  const row = (label: string, l: MicroLatency) => [label, us(l.p50Us), us(l.p99Us), us(l.maxUs)];
+  const rows = [
+    row(`ApprovalDecider.decide, no rule matches (all ${a.rules} scanned, auto)`, a.decide.noRuleMatches),
+    row('ApprovalDecider.decide, rule 50 matches', a.decide.fiftiethRuleMatches),
+    row('ApprovalGuard.canActivate, no rule matches, auto allows', a.guard.allowedByAuto),
+    row('ApprovalGuard.canActivate, rule 50 asks, the person approved', a.guard.approvedByPerson),
+    row('ApprovalGuard.canActivate, rule 50 denies (refusal thrown)', a.guard.denied),
+  ];
+  const worstP99Ms =
+    Math.max(
+      a.decide.noRuleMatches.p99Us,
+      a.decide.fiftiethRuleMatches.p99Us,
+      a.guard.allowedByAuto.p99Us,
+      a.guard.approvedByPerson.p99Us,
+      a.guard.denied.p99Us,
+    ) / 1000;
+  return [
+    `Approval decision per tool call, ${a.rules} rules, ${count(a.calls)} calls per case after ${count(a.warmup)} warm-up (µs per call)`,
+    table(['case', 'p50', 'p99', 'max'], rows),
+    `worst p99 ${round(worstP99Ms, 4)} ms (target ≤ ${a.targetP99Ms} ms p99 with ${a.rules} rules: ` +
+      `${worstP99Ms <= a.targetP99Ms ? 'met' : 'MISSED'}); timer floor p50 ${us(a.timerFloor.p50Us)} µs, ` +
+      `p99 ${us(a.timerFloor.p99Us)} µs`,
   ];
 }

@@ -22,8 +22,8 @@ export const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = { default: 'auto', rules:
 // Messages read after the field's name (`tool must not be empty`), as class-validator's do.
 const oneOf = (values: readonly string[]) => ({ error: `must be one of ${values.join(', ')}` });
 
-// eslint-disable-next-line no-control-regex -- control characters are exactly what this looks for
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+/** Every control character (C0, DEL and C1): a pattern is shown to people in reasons and logs. */
+const CONTROL_CHARACTER = /\p{Cc}/u;
 
 const toolPattern = z
   .string({ error: 'must be a string' })

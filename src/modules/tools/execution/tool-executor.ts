@@ -77,10 +77,8 @@ export class ToolExecutor {
 
   async execute(call: ToolCall, context: ToolExecutionContext): Promise<ToolCallResult> {
     assertRunContextComplete(context);
-    const tool =
-      context.offeredTools === undefined ? this.registry.get(call.name) : context.offeredTools.get(call.name);
     // Each call gets its own context object: what the stages keep per call may be keyed by it.
-    return await this.step(new ToolCallScope(call, { ...context }, tool), 0);
+    return await this.step(new ToolCallScope(call, { ...context }, this.resolve(call, context)), 0);
   }
 
   /**
@@ -90,7 +88,7 @@ export class ToolExecutor {
    */
   async assess(call: ToolCall, context: ToolExecutionContext): Promise<CallAssessment> {
     assertRunContextComplete(context);
-    const scope = new ToolCallScope(call, { ...context }, context.offeredTools?.get(call.name));
+    const scope = new ToolCallScope(call, { ...context }, this.resolve(call, context));
     scope.assessing = true;
     // The policy first: it costs microseconds, and only an `ask` needs the other guards' round trips.
     const approvalGuard = this.guards[this.guards.length - 1];
@@ -105,6 +103,13 @@ export class ToolExecutor {
       if (thrown instanceof DomainError) return { kind: 'proceed' };
       throw thrown;
     }
+  }
+
+  /** The tool a call names: from the tools offered to its run, or (a direct call) from the registry. */
+  private resolve(call: ToolCall, context: ToolExecutionContext): RegisteredTool | undefined {
+    return context.offeredTools === undefined
+      ? this.registry.get(call.name)
+      : context.offeredTools.get(call.name);
   }
 
   private step(scope: ToolCallScope, index: number): Promise<ToolCallResult> {
