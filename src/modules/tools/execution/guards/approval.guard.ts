@@ -3,9 +3,10 @@ import type { ToolCallScope, ToolGuard } from '../tool-call-scope.js';
 
 /**
  * Last guard: the agent's approval policy, after every authorization guard (a call that may not run is
- * refused, never asked about). `deny` refuses; `ask` needs the person's decision: without one the call
- * is only assessed (`ToolExecutor.assess`) or refused, a rejection is refused with the person's message.
- * It runs again when the decided call executes, so a policy tightened meanwhile still denies it.
+ * refused, never asked about). `deny` refuses, whatever a person decided; otherwise a person's decision
+ * on the call applies (a rejection is refused with their message); `ask` without one is only assessed
+ * (`ToolExecutor.assess`) or refused. It runs again when the decided call executes, so a policy
+ * tightened meanwhile still denies it.
  */
 export class ApprovalGuard implements ToolGuard {
   canActivate(scope: ToolCallScope): void {
@@ -19,13 +20,14 @@ export class ApprovalGuard implements ToolGuard {
     );
     scope.approval = { verdict };
     if (verdict.decision === 'deny') throw ToolsErrors.deniedByPolicy(name, verdict.decidedBy);
-    if (verdict.decision === 'allow') return;
+    // A person's decision on this very call stands, even where the policy would now allow it.
     const user = approval.decisions.get(id);
-    if (user === undefined) {
-      if (scope.assessing) return;
-      throw ToolsErrors.approvalRequired(name);
+    if (user !== undefined) {
+      scope.approval.user = user;
+      if (user.decision === 'reject') throw ToolsErrors.rejectedByUser(name, user.message);
+      return;
     }
-    scope.approval.user = user;
-    if (user.decision === 'reject') throw ToolsErrors.rejectedByUser(name, user.message);
+    if (verdict.decision === 'allow' || scope.assessing) return;
+    throw ToolsErrors.approvalRequired(name);
   }
 }
