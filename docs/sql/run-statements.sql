@@ -88,7 +88,7 @@ UPDATE runs SET status = $3, error = $4, finished_at = now(), lease_token = NULL
 -- parkForQuestion
 UPDATE runs SET status = 'waiting', lease_token = NULL, lease_expires_at = NULL
     WHERE id = $1 AND lease_token = $2 AND status IN ('running')
-    RETURNING 1;
+    RETURNING status, thread_id, parent_run_id, agent_slug;
 
 -- parkAwaitingChildren
 UPDATE runs SET status = 'waiting', awaited_run_ids = $3::uuid[],
