@@ -12,7 +12,6 @@ export type { RegisteredTool } from './registry/tool-registry.js';
 export type { ToolAvailability } from './registry/tool-metadata.js';
 export { argsJsonSchema } from './registry/args-json-schema.js';
 export { JsonSchemaArgs } from './registry/json-schema-args.js';
-export type { ArgumentIssue } from './registry/json-schema-args.js';
 export { ToolSchemaCompiler } from './registry/tool-schema-compiler.js';
 export type { CompiledToolSchema } from './registry/tool-schema-compiler.js';
 export {
@@ -43,9 +42,7 @@ export {
 } from './approval/approval-policy.js';
 export type { ApprovalPolicy, ApprovalDefault, PolicyDecision } from './approval/approval-policy.js';
 export { ApprovalDecider } from './approval/approval-decider.js';
-export type { ApprovalVerdict, ApprovalSubject } from './approval/approval-decider.js';
 export { approvalName } from './approval/tool-side-effects.js';
-export type { SideEffectKind, McpToolOrigin } from './approval/tool-side-effects.js';
 export { USER_DECISIONS } from './approval/run-approval.js';
 export type { RunApproval, UserApprovalDecision, UserDecisionKind } from './approval/run-approval.js';
 export type { CallAssessment } from './execution/tool-executor.js';
