@@ -29,7 +29,13 @@ describe('execute in a run: a builtin skill’s script, end to end', () => {
       .send({
         name: 'Researcher',
         slug: 'researcher',
-        config: { tools: ['execute'], skills: ['deep-research'], preload_skills: ['deep-research'] },
+        config: {
+          tools: ['execute'],
+          skills: ['deep-research'],
+          preload_skills: ['deep-research'],
+          // `auto` asks before every command (see the approval specs); these runs execute at once.
+          approval: { default: 'auto', rules: [{ tool: 'execute', decision: 'allow' }] },
+        },
       });
     expect(created.status).toBe(201);
   });
