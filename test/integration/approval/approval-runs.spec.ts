@@ -304,7 +304,52 @@ describe('tool approval in runs: ask, approve, reject, edit, deny, remember', ()
 
     const otherThread = await newThread(ctx, user, slug);
     scriptWriteAndList();
-    expect((await runUntilSettled(ctx, user, otherThread)).status).toBe('waiting');
+    const elsewhere = await runUntilSettled(ctx, user, otherThread);
+    expect(elsewhere.status).toBe('waiting');
+    await ctx.http.post(`/api/runs/${elsewhere.runId}/cancel`).set(auth(user));
+
+    const remembered = () =>
+      ctx.dataSource.query<{ tool: string }[]>(
+        `SELECT tool FROM thread_tool_approvals WHERE thread_id = $1`,
+        [threadId],
+      );
+    expect(await remembered()).toEqual([{ tool: 'write_file' }]);
+    expect((await ctx.http.delete(`/api/threads/${threadId}`).set(auth(user))).status).toBe(204);
+    expect(await remembered()).toEqual([]);
+  });
+
+  it('a turn that needs approval and asks questions waits twice, in that order, and runs the write once', async () => {
+    const { threadId } = await threadWith(ASK_WRITES);
+    fake.script(
+      {
+        toolCalls: [
+          { id: 'call_w', name: 'write_file', args: { file_path: 'both.md', content: 'once' } },
+          { id: 'call_q', name: 'ask_user_question', args: { questions: [{ question: 'Title?' }] } },
+        ],
+      },
+      { text: 'Done.' },
+    );
+    const { runId, status } = await runUntilSettled(ctx, user, threadId);
+    expect(status).toBe('waiting');
+    expect((await waitingPoint(ctx, user, runId)).body.kind).toBe('approval');
+    await decide(ctx, user, runId, { decisions: { call_w: { decision: 'approve' } } });
+    const asked = await waitForStatus(ctx, runId, (s) => s === 'waiting' || isTerminal(s));
+    expect(asked).toBe('waiting');
+    const questions = await waitingPoint(ctx, user, runId);
+    expect(questions.body).toMatchObject({ kind: 'questions', status: 'open', tool_call_id: 'call_q' });
+    expect(readFileSync(workdirFile(ctx, user.id, threadId, 'both.md'), 'utf8')).toBe('once');
+    const answered = await ctx.http
+      .post(`/api/runs/${runId}/answers`)
+      .set(auth(user))
+      .send({ answers: { 'q-1': 'Notes' } });
+    expect(answered.status).toBe(200);
+    expect(await waitForStatus(ctx, runId, isTerminal)).toBe('completed');
+    const rows = await auditRows(ctx, runId);
+    expect(rows.call_w).toMatchObject({ decision: 'approve', outcome: 'ok' });
+    const answer = toolAnswer(fake.requests.at(-1)!.body.messages, 'call_q');
+    expect(JSON.parse(String(answer?.content)).answers).toEqual({ 'q-1': 'Notes' });
+    const results = (await storedEvents(ctx, runId)).filter((e) => e.type === 'tool_result');
+    expect(results.map((e) => e.payload.tool_call_id)).toEqual(['call_w', 'call_q']);
   });
 
   it('a policy changed to deny while the run waits refuses the approved call when it resumes', async () => {
