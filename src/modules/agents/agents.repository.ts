@@ -55,16 +55,15 @@ export class AgentsRepository {
   }
 
   /**
-   * `config.approval` of the agent with this id (or slug) as stored: null when it sets none, undefined
-   * when there is no such agent. One lookup by primary key (or the unique slug), prepared: the runtime
-   * reads it before tool calls.
+   * `config.approval` of the agent with this id as stored: null when it sets none, undefined when there
+   * is no such agent. One lookup by primary key, prepared: the runtime reads it at every execution.
    */
-  async storedApproval(by: 'id' | 'slug', value: string): Promise<unknown> {
-    const text =
-      by === 'id'
-        ? `SELECT "config" -> 'approval' AS "approval" FROM "agents" WHERE "id" = $1`
-        : `SELECT "config" -> 'approval' AS "approval" FROM "agents" WHERE "slug" = $1`;
-    const [row] = await preparedQueryIn<{ approval: unknown }>(this.rows.manager, text, [value]);
+  async storedApproval(id: string): Promise<unknown> {
+    const [row] = await preparedQueryIn<{ approval: unknown }>(
+      this.rows.manager,
+      `SELECT "config" -> 'approval' AS "approval" FROM "agents" WHERE "id" = $1`,
+      [id],
+    );
     return row?.approval;
   }
 

@@ -214,13 +214,12 @@ describe('agents: config.approval', () => {
   });
 
   describe('AgentApprovalPolicies', () => {
-    it('reads the current policy by id and by slug, parsed with the schema', async () => {
+    it('reads the current policy by agent id, parsed with the schema', async () => {
       const row = await savedRow('careful');
       await expect(policies().ofAgentId(row!.id)).resolves.toEqual(policy);
-      await expect(policies().ofAgentSlug('careful')).resolves.toEqual(policy);
 
       // Omitted fields are filled in by the schema, not stored.
-      await expect(policies().ofAgentSlug('partial')).resolves.toEqual({
+      await expect(policies().ofAgentId((await savedRow('partial'))!.id)).resolves.toEqual({
         default: 'auto',
         rules: [{ tool: 'write_*', decision: 'ask' }],
       });
@@ -230,13 +229,12 @@ describe('agents: config.approval', () => {
       const defaults = { default: 'auto', rules: [] };
       await expect(policies().ofAgentId((await savedRow('plain'))!.id)).resolves.toEqual(defaults);
       await expect(policies().ofAgentId('00000000-0000-4000-8000-000000000000')).resolves.toEqual(defaults);
-      await expect(policies().ofAgentSlug('no-such-agent')).resolves.toEqual(defaults);
 
       await ctx.newAgent(owner, { slug: 'corrupt' });
       await ctx.dataSource.query(
         `UPDATE agents SET config = jsonb_set(config, '{approval}', '{"default":"sometimes"}') WHERE slug = 'corrupt'`,
       );
-      await expect(policies().ofAgentSlug('corrupt')).resolves.toEqual(defaults);
+      await expect(policies().ofAgentId((await savedRow('corrupt'))!.id)).resolves.toEqual(defaults);
     });
 
     it('sees an edit at once (nothing cached)', async () => {

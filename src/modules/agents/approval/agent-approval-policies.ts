@@ -14,14 +14,9 @@ export class AgentApprovalPolicies {
 
   constructor(private readonly agents: AgentsRepository) {}
 
-  /** By the agent's id (a run's `agentId`). */
+  /** By the agent's id (a run's `agentId`: a slug freed by a deletion could name a newer agent). */
   async ofAgentId(id: string): Promise<ApprovalPolicy> {
-    return this.parse(await this.agents.storedApproval('id', id), `id ${id}`);
-  }
-
-  /** By slug (a run's `agentSlug`). A slug freed by a deletion can name a newer agent: prefer the id. */
-  async ofAgentSlug(slug: string): Promise<ApprovalPolicy> {
-    return this.parse(await this.agents.storedApproval('slug', slug), `slug ${slug}`);
+    return this.parse(await this.agents.storedApproval(id), `id ${id}`);
   }
 
   private parse(stored: unknown, agent: string): ApprovalPolicy {
