@@ -8,8 +8,9 @@ import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { approvalName } from '../../tools/index.js';
 import { SubmitDecisionsDto, WaitingPointDto } from '../questions/waiting-point.dto.js';
+import { pointToAnswer } from '../questions/point-to-answer.js';
 import { WaitingPoints } from '../questions/waiting-points.js';
-import { RunsErrorCode, RunsErrors } from '../runs/runs.errors.js';
+import { RunsErrorCode } from '../runs/runs.errors.js';
 import { RunsService } from '../runs/runs.service.js';
 import { validateDecisions } from './decision-validation.js';
 import { ThreadToolApprovals } from './thread-tool-approvals.js';
@@ -49,13 +50,8 @@ export class ApprovalsController {
     @Param('id', uuidParam()) runId: string,
     @Body() body: SubmitDecisionsDto,
   ): Promise<WaitingPointDto> {
-    const run = await this.runs.getOwned(user, runId);
-    const point = await this.waitingPoints.latest(runId);
-    if (point === null) throw RunsErrors.noWaitingPoint();
-    if (point.status === 'cancelled') throw RunsErrors.notWaiting();
-    if (point.kind !== 'approval' || point.approvals === null)
-      throw RunsErrors.waitingPointKindMismatch(point.kind);
-    const approvals = point.approvals;
+    const { run, point } = await pointToAnswer(this.runs, this.waitingPoints, user, runId, 'approval');
+    const approvals = point.approvals ?? [];
     const decisions = validateDecisions(approvals, body.decisions, this.config.runtime.answerMaxChars);
     const remembered = approvals
       .filter((approval) => decisions[approval.tool_call_id].remember === 'thread')

@@ -7,6 +7,7 @@ import { AppConfig } from '../../../config/app-config.js';
 import { RunsErrors, RunsErrorCode } from '../runs/runs.errors.js';
 import { RunsService } from '../runs/runs.service.js';
 import { validateAnswers } from './answer-validation.js';
+import { pointToAnswer } from './point-to-answer.js';
 import { SubmitAnswersDto, WaitingPointDto } from './waiting-point.dto.js';
 import { WaitingPoints } from './waiting-points.js';
 import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
@@ -60,11 +61,7 @@ export class QuestionsController {
     @Param('id', uuidParam()) runId: string,
     @Body() body: SubmitAnswersDto,
   ): Promise<WaitingPointDto> {
-    await this.runs.getOwned(user, runId);
-    const point = await this.waitingPoints.latest(runId);
-    if (point === null) throw RunsErrors.noWaitingPoint();
-    if (point.status === 'cancelled') throw RunsErrors.notWaiting();
-    if (point.kind !== 'questions') throw RunsErrors.waitingPointKindMismatch(point.kind);
+    const { point } = await pointToAnswer(this.runs, this.waitingPoints, user, runId, 'questions');
     const answers = validateAnswers(point.questions, body.answers, this.config.runtime.answerMaxChars);
     return WaitingPointDto.from(
       await this.waitingPoints.answer(

@@ -197,7 +197,7 @@ export class RunTransitions {
         transitionEvents('park_for_question', { waiting }),
         manager,
       );
-      return { events, parent: await this.tellParentWaitingIn(manager, run.id, row) };
+      return { events, parent: await this.tellParentIn(manager, run.id, row) };
     });
     if (parked === null) {
       await this.finish(run, leaseToken, { status: 'cancelled' });
@@ -357,8 +357,10 @@ export class RunTransitions {
   }
 
   /**
-   * Inside the transaction that ended a child run: its parent gets a `subagent` event with the child's
-   * final status and is woken if it is parked for its children with nothing left to wait for. The
+   * Inside the transaction that ended a child run, or parked it for its user (a tool call to approve:
+   * status `waiting`, so the owner knows which run to answer): its parent gets a `subagent` event with
+   * the child's status and is woken if it is parked for its children with nothing left to wait for (or
+   * past its deadline; a waiting child is still active). The
    * parent row is locked first, so a parent parking at the same time either sees this child ended or
    * is seen parked here. A parent that has ended hears nothing (its `done` stays last).
    */
@@ -375,28 +377,6 @@ export class RunTransitions {
     const queued = await this.store.wakeIfDue(manager, parentId);
     const events = [told, ...(queued === null ? [] : transitionEvents('wake'))];
     return { runId: parentId, events: await this.store.appendEvents(parentId, events, manager), queued };
-  }
-
-  /**
-   * Inside the transaction that parked a child run for the user (a tool call to approve): its parent
-   * gets a `subagent` event with status `waiting`, so the owner knows which run to answer. Nothing
-   * wakes: the parent's await goes on waiting (its deadline still applies).
-   */
-  private async tellParentWaitingIn(
-    manager: EntityManager,
-    childId: string,
-    child: EndedRow,
-  ): Promise<ParentNotice | null> {
-    const parentId = child.parent_run_id;
-    if (parentId === null) return null;
-    const status = await this.store.lockStatus(manager, parentId);
-    if (status === null || isTerminal(status)) return null;
-    const told = subagentEvent(childId, child.thread_id, child.agent_slug, child.status);
-    return {
-      runId: parentId,
-      events: await this.store.appendEvents(parentId, [told], manager),
-      queued: null,
-    };
   }
 
   /** The `after` effects of transition `name`, in the table's order. */
