@@ -1,16 +1,19 @@
 import { runApprovalDecisionBench } from './approval-decision.bench.js';
+import { runApprovalResumeBench } from './approval-resume.bench.js';
 import { runBenchMain } from './support/bench-main.js';
-import { approvalDecisionLines } from './support/report.js';
+import { approvalDecisionLines, approvalResumeLines } from './support/report.js';
 import { round } from './support/stats.js';
 
-/** `npm run bench:approval`: only the approval decision bench (the full set is `npm run bench`). */
+/** `npm run bench:approval`: only the approval benches (the full set is `npm run bench`). */
 runBenchMain(
-  (context) => {
-    const figures = runApprovalDecisionBench(context);
-    const json = JSON.stringify({ approval: figures }, (_k, v: unknown) =>
+  async (context) => {
+    // First: in process with no app, before the service's children take the machine's cores.
+    const decision = runApprovalDecisionBench(context);
+    const resume = await runApprovalResumeBench(context);
+    const json = JSON.stringify({ approval: decision, approvalResume: resume }, (_k, v: unknown) =>
       typeof v === 'number' ? round(v, 3) : v,
     );
-    return Promise.resolve(`${approvalDecisionLines(figures).join('\n')}\n${json}`);
+    return [...approvalDecisionLines(decision), '', ...approvalResumeLines(resume), json].join('\n');
   },
-  { usesRedis: false },
+  { usesRedis: true },
 );

@@ -2,6 +2,7 @@ import { arch, cpus, loadavg, platform } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { runAgentRunsBench } from './agent-runs.bench.js';
 import { runApprovalDecisionBench } from './approval-decision.bench.js';
+import { runApprovalResumeBench } from './approval-resume.bench.js';
 import { runThroughputBench } from './auth-throughput.bench.js';
 import { runColdStartBench } from './cold-start.bench.js';
 import { runMcpBench } from './mcp.bench.js';
@@ -43,9 +44,11 @@ async function main(): Promise<void> {
   const throughput = await runThroughputBench(context);
   const agentRuns = await runAgentRunsBench(context);
   const subagents = await runSubagentsBench(context);
+  const approvalResume = await runApprovalResumeBench(context);
   const report = {
     machine,
     approval,
+    approvalResume,
     toolPipeline,
     mcp,
     skills,

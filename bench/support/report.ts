@@ -1,5 +1,6 @@
 import type { AgentRunFigures } from '../agent-runs.bench.js';
 import type { ApprovalDecisionFigures, MicroLatency } from '../approval-decision.bench.js';
+import type { ApprovalResumeFigures, LatencySpread } from '../approval-resume.bench.js';
 import type { ThroughputFigures } from '../auth-throughput.bench.js';
 import type { ColdStartFigures } from '../cold-start.bench.js';
 import type { McpFigures } from '../mcp.bench.js';
@@ -22,6 +23,7 @@ export interface Machine {
 export interface BenchReport {
   machine: Machine;
   approval: ApprovalDecisionFigures;
+  approvalResume: ApprovalResumeFigures;
   toolPipeline: PipelineFigures;
   mcp: McpFigures;
   skills: SkillResolutionFigures;
@@ -81,6 +83,8 @@ export function formatReport(report: BenchReport): string {
       `1-min load average at start ${round(machine.loadAverage1mAtStart, 2)}`,
     '',
     ...approvalDecisionLines(report.approval),
+    '',
+    ...approvalResumeLines(report.approvalResume),
     '',
     `Tool execution boundary, no-op tool, ${report.toolPipeline.calls} sequential calls (ms per call)`,
     table(
@@ -289,5 +293,25 @@ export function approvalDecisionLines(a: ApprovalDecisionFigures): string[] {
     `worst p99 ${round(worstP99Ms, 4)} ms (target ≤ ${a.targetP99Ms} ms p99 with ${a.rules} rules: ` +
       `${worstP99Ms <= a.targetP99Ms ? 'met' : 'MISSED'}); timer floor p50 ${us(a.timerFloor.p50Us)} µs, ` +
       `p99 ${us(a.timerFloor.p99Us)} µs`,
+  ];
+}
+
+export function approvalResumeLines(a: ApprovalResumeFigures): string[] {
+  const f = (value: number) => round(value, 1).toFixed(1);
+  const row = (label: string, l: LatencySpread) => [label, f(l.p50Ms), f(l.p95Ms), f(l.maxMs)];
+  const s = a.stagesP50Ms;
+  return [
+    `Approval resume on an idle service (API, BullMQ, 1 worker ×${a.workerConcurrency}): one write_file call ` +
+      `approved, ${a.samples} runs one at a time after ${a.warmup} warm-up (ms, stream already open)`,
+    table(
+      ['from just before POST /approvals to', 'p50', 'p95', 'max'],
+      [
+        row('its 200', a.post),
+        row('the tool_result frame', a.postToToolResult),
+        row('the done frame (second model turn included)', a.postToDone),
+      ],
+    ),
+    `frames of the resumed run at p50: status queued ${f(s.queued)}, running ${f(s.running)}, ` +
+      `tool_result ${f(s.toolResult)}, done ${f(s.done)} ms after the POST started`,
   ];
 }

@@ -9,6 +9,15 @@ export interface ReceivedEvent {
   receivedAt: number;
 }
 
+/** A frame as it arrives, for a caller that acts on events while the stream stays open. */
+export interface LiveFrame {
+  seq: number;
+  type: string;
+  payload: Record<string, unknown>;
+  /** performance.now() when the frame arrived. */
+  arrivedAt: number;
+}
+
 export interface SseRead {
   events: ReceivedEvent[];
   /** performance.now() when the first frame arrived. */
@@ -16,8 +25,16 @@ export interface SseRead {
   ended: boolean;
 }
 
-/** Reads a run's SSE stream to its end (`done`) and timestamps every frame. */
-export function readRunEvents(url: string, token: string, timeoutMs = 120_000): Promise<SseRead> {
+/**
+ * Reads a run's SSE stream to its end (`done`) and timestamps every frame; `onFrame` sees each frame
+ * as it arrives.
+ */
+export function readRunEvents(
+  url: string,
+  token: string,
+  timeoutMs = 120_000,
+  onFrame?: (frame: LiveFrame) => void,
+): Promise<SseRead> {
   return new Promise((resolve, reject) => {
     const events: ReceivedEvent[] = [];
     let firstFrameAt: number | null = null;
@@ -37,6 +54,7 @@ export function readRunEvents(url: string, token: string, timeoutMs = 120_000): 
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         const receivedAt = Date.now();
+        const arrivedAt = performance.now();
         buffer += chunk;
         let boundary: number;
         while ((boundary = buffer.indexOf('\n\n')) >= 0) {
@@ -45,8 +63,14 @@ export function readRunEvents(url: string, token: string, timeoutMs = 120_000): 
           if (block.startsWith(':')) continue;
           const data = block.split('\n').find((line) => line.startsWith('data: '));
           if (data === undefined) continue;
-          firstFrameAt ??= performance.now();
-          const event = JSON.parse(data.slice(6)) as { seq: number; type: string; created_at: string };
+          firstFrameAt ??= arrivedAt;
+          const event = JSON.parse(data.slice(6)) as {
+            seq: number;
+            type: string;
+            payload: Record<string, unknown>;
+            created_at: string;
+          };
+          onFrame?.({ seq: event.seq, type: event.type, payload: event.payload, arrivedAt });
           events.push({
             seq: event.seq,
             type: event.type,
