@@ -8,7 +8,7 @@ import { round } from './support/stats.js';
 runBenchMain(
   async (context) => {
     // First: in process with no app, before the service's children take the machine's cores.
-    const decision = runApprovalDecisionBench(context);
+    const decision = await runApprovalDecisionBench(context);
     const resume = await runApprovalResumeBench(context);
     const json = JSON.stringify({ approval: decision, approvalResume: resume }, (_k, v: unknown) =>
       typeof v === 'number' ? round(v, 3) : v,

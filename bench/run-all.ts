@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const context = await createBenchContext();
   context.progress(`Redis prefix ${BENCH_REDIS_PREFIX}, working dir ${context.workDir}`);
   // First: in process with no app, before any app has grown the heap.
-  const approval = runApprovalDecisionBench(context);
+  const approval = await runApprovalDecisionBench(context);
   const toolPipeline = await runToolPipelineBench(context);
   const mcp = await runMcpBench(context);
   const skills = await runSkillResolutionBench(context);

@@ -53,11 +53,15 @@ function directContext(approval: RunApproval, extra: Partial<DirectToolContext> 
   };
 }
 
-const askEverything = (): RunApproval => ({
-  decider: new ApprovalDecider({ default: 'ask', rules: [] }),
-  remembered: new Set(),
+const withDefault = (decision: 'ask' | 'allow'): RunApproval => ({
+  rules: () =>
+    Promise.resolve({
+      decider: new ApprovalDecider({ default: decision, rules: [] }),
+      remembered: new Set(),
+    }),
   decisions: new Map(),
 });
+const askEverything = (): RunApproval => withDefault('ask');
 
 describe('ToolExecutor.assess', () => {
   const call = { id: 'call-1', name: TOOL, args: {} };
@@ -77,8 +81,9 @@ describe('ToolExecutor.assess', () => {
   });
 
   it('proceeds with a call the policy allows or that a person already decided', async () => {
-    const allow = { ...askEverything(), decider: new ApprovalDecider({ default: 'allow', rules: [] }) };
-    expect(await executorWithTool().assess(call, directContext(allow))).toEqual({ kind: 'proceed' });
+    expect(await executorWithTool().assess(call, directContext(withDefault('allow')))).toEqual({
+      kind: 'proceed',
+    });
     const decided = {
       ...askEverything(),
       decisions: new Map([[call.id, { decision: 'approve' as const, by: 'u', remember: false }]]),

@@ -1,3 +1,6 @@
+import { BASE_TOOL_VERDICT, type ApprovalVerdict } from '../../approval/approval-decider.js';
+import type { RunApproval } from '../../approval/run-approval.js';
+import type { ToolMetadata } from '../../registry/tool-metadata.js';
 import { ToolsErrors } from '../../tools.errors.js';
 import type { ToolCallScope, ToolGuard } from '../tool-call-scope.js';
 
@@ -9,15 +12,12 @@ import type { ToolCallScope, ToolGuard } from '../tool-call-scope.js';
  * tightened meanwhile still denies it.
  */
 export class ApprovalGuard implements ToolGuard {
-  canActivate(scope: ToolCallScope): void {
+  async canActivate(scope: ToolCallScope): Promise<void> {
     const approval = scope.context.approval;
     const metadata = scope.tool?.metadata;
     if (approval === undefined || metadata === undefined) return;
     const { name, id } = scope.call;
-    const verdict = approval.decider.decide(
-      { name, base: metadata.base, sideEffects: metadata.sideEffects, mcp: metadata.mcp },
-      approval.remembered,
-    );
+    const verdict = metadata.base ? BASE_TOOL_VERDICT : await decide(approval, name, metadata);
     scope.approval = { verdict };
     if (verdict.decision === 'deny') throw ToolsErrors.deniedByPolicy(name, verdict.decidedBy);
     // A person's decision on this very call stands, even where the policy would now allow it.
@@ -30,4 +30,12 @@ export class ApprovalGuard implements ToolGuard {
     if (verdict.decision === 'allow' || scope.assessing) return;
     throw ToolsErrors.approvalRequired(name);
   }
+}
+
+async function decide(approval: RunApproval, name: string, metadata: ToolMetadata): Promise<ApprovalVerdict> {
+  const { decider, remembered } = await approval.rules();
+  return decider.decide(
+    { name, base: false, sideEffects: metadata.sideEffects, mcp: metadata.mcp },
+    remembered,
+  );
 }
