@@ -34,9 +34,22 @@ describe('GET /api/system/tools', () => {
         additionalProperties: false,
       }),
       base: false,
+      side_effects: 'none',
       available: true,
       unavailable_reason: null,
     });
+  });
+
+  it('says what each tool may change, as the approval policy’s `auto` reads it', async () => {
+    const items: { id: string; side_effects: string }[] = (await get('/api/system/tools')).body.items;
+    const sideEffects = new Map(items.map((item) => [item.id, item.side_effects]));
+    expect(sideEffects.get('execute')).toBe('execute');
+    expect(sideEffects.get('write_file')).toBe('workspace');
+    expect(sideEffects.get('edit_file')).toBe('workspace');
+    expect(sideEffects.get('read_file')).toBe('none');
+    expect(
+      items.every((item) => ['none', 'workspace', 'external', 'execute'].includes(item.side_effects)),
+    ).toBe(true);
   });
 
   it('filters by category and tag; a category no tool has is an empty list, a repeated one 400', async () => {

@@ -48,6 +48,7 @@ async function toDto(tool: RegisteredTool): Promise<ToolDto> {
     config_guide: metadata.configGuide ?? null,
     args_schema: argsJsonSchema(metadata.schema),
     base: metadata.base,
+    side_effects: metadata.sideEffects,
     available: availability.available,
     unavailable_reason: availability.available ? null : availability.reason,
   };

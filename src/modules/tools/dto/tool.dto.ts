@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { SIDE_EFFECT_KINDS, type SideEffectKind } from '../approval/tool-side-effects.js';
 import { TOOL_CATEGORIES, type ToolCategory } from '../registry/tool-metadata.js';
 
 export class ToolDto {
@@ -13,6 +14,13 @@ export class ToolDto {
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'JSON Schema of the arguments.' })
   args_schema: Record<string, unknown>;
   @ApiProperty({ description: 'One of the base tools present in every normal agent graph.' }) base: boolean;
+  @ApiProperty({
+    enum: SIDE_EFFECT_KINDS,
+    description:
+      'What a call may change: nothing, the workspace, something outside the service, or a command run. ' +
+      'An approval policy with `auto` asks before `execute`.',
+  })
+  side_effects: SideEffectKind;
   @ApiProperty() available: boolean;
   @ApiProperty({ type: String, nullable: true }) unavailable_reason: string | null;
 }
