@@ -56,7 +56,7 @@ describe('when a run’s approval rules are read', () => {
 
     const executed = scopeOf('execute', false, approval);
     const remembered = scopeOf('write', false, approval);
-    remembered.tool!.metadata.mcp = { server: 'fs', annotations: {} } as never;
+    remembered.tool!.metadata.mcp = { server: 'fs', annotations: {} };
     await Promise.all([guard.canActivate(executed), guard.canActivate(remembered)]);
     expect(executed.approval?.verdict.decidedBy).toBe('rule:1');
     expect(remembered.approval?.verdict.decidedBy).toBe('thread');
