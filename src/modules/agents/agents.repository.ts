@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { preparedFindOneBy } from '../../database/prepared-find.js';
-import { preparedQueryIn } from '../../database/prepared-query.js';
 import type { KeysetPosition } from '../../common/pagination/cursor.js';
 import { newestFirstPage } from '../../common/pagination/keyset.js';
 import { scopeMemberSql } from '../../common/sharing/index.js';
@@ -52,19 +51,6 @@ export class AgentsRepository {
         .findOne({ where: { id }, lock: { mode: 'pessimistic_read' } });
     // Prepared: the runtime reads its agent by id before every tool call.
     return preparedFindOneBy(this.rows, { id });
-  }
-
-  /**
-   * `config.approval` of the agent with this id as stored: null when it sets none, undefined when there
-   * is no such agent. One lookup by primary key, prepared: the runtime reads it at every execution.
-   */
-  async storedApproval(id: string): Promise<unknown> {
-    const [row] = await preparedQueryIn<{ approval: unknown }>(
-      this.rows.manager,
-      `SELECT "config" -> 'approval' AS "approval" FROM "agents" WHERE "id" = $1`,
-      [id],
-    );
-    return row?.approval;
   }
 
   listReadablePage(

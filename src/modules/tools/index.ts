@@ -44,10 +44,5 @@ export type { ApprovalPolicy, ApprovalDefault, PolicyDecision } from './approval
 export { ApprovalDecider } from './approval/approval-decider.js';
 export { approvalName } from './approval/tool-side-effects.js';
 export { USER_DECISIONS } from './approval/run-approval.js';
-export type {
-  ApprovalRules,
-  RunApproval,
-  UserApprovalDecision,
-  UserDecisionKind,
-} from './approval/run-approval.js';
+export type { RunApproval, UserApprovalDecision, UserDecisionKind } from './approval/run-approval.js';
 export type { CallAssessment } from './execution/tool-executor.js';

@@ -54,11 +54,8 @@ function directContext(approval: RunApproval, extra: Partial<DirectToolContext> 
 }
 
 const withDefault = (decision: 'ask' | 'allow'): RunApproval => ({
-  rules: () =>
-    Promise.resolve({
-      decider: new ApprovalDecider({ default: decision, rules: [] }),
-      remembered: new Set(),
-    }),
+  decider: new ApprovalDecider({ default: decision, rules: [] }),
+  remembered: () => Promise.resolve(new Set()),
   decisions: new Map(),
 });
 const askEverything = (): RunApproval => withDefault('ask');

@@ -5,6 +5,7 @@ import {
   RESOURCE_FIELDS,
   type ResourceField,
   type ResourceSelection,
+  type UsableAgent,
 } from '../../agents/index.js';
 import type { RunEntity } from '../runs/run.entity.js';
 import type { RunConfigSnapshot, SubagentProfile } from './run-config-snapshot.js';
@@ -13,6 +14,8 @@ import { RunAuthorization, type RunActor, type RunSubject } from './run-authoriz
 
 export interface PreparedRun {
   actor: RunActor;
+  /** The agent as read now (its authorization checked). */
+  agent: UsableAgent;
   snapshot: RunConfigSnapshot;
 }
 
@@ -53,6 +56,7 @@ export class RunContextPreparer {
     const prompt = [agent.config.system_prompt, section].filter((part) => part !== '').join('\n\n');
     return {
       actor,
+      agent,
       snapshot: {
         agent: { id: agent.id, slug: agent.slug, name: agent.name, is_subagent: agent.isSubagent },
         system_prompt: prompt,

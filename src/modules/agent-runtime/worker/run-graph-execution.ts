@@ -46,12 +46,12 @@ export class RunGraphExecution {
     // A first execution starts from its user message (a resumed one reads it only if it has to).
     const firstMessageId = run.attempts === 1 ? this.messages.userMessageId(run.id) : null;
     firstMessageId?.catch(() => undefined); // awaited below; a failure is seen there
-    const [{ actor, snapshot, assembled }, project] = await Promise.all([
+    const [{ actor, agent, snapshot, assembled }, project] = await Promise.all([
       // What several parts of assembly read alike (skills, MCP servers, settings) is read once.
       withReadOnceScope(() => this.snapshotAndTools.load(run, leaseToken)),
       this.threads.projectOfThread(run.threadId),
     ]);
-    const approval = this.approvals.load(run.agentId, run.threadId);
+    const approval = this.approvals.load(agent, run.threadId);
     // Every tool or source left out (an MCP server down, web tools not configured): one event each.
     const { executable, offeredTools, unavailable } = assembled;
     if (unavailable.length > 0) {

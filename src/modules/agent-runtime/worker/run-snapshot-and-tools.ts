@@ -21,9 +21,9 @@ export class RunSnapshotAndTools {
 
   async load(run: RunEntity, leaseToken: string): Promise<PreparedRun & { assembled: AssembledTools }> {
     if (run.configSnapshot !== null) {
-      const { actor } = await this.authorization.actorAndAgent(run);
+      const { actor, agent } = await this.authorization.actorAndAgent(run);
       const snapshot = run.configSnapshot;
-      return { actor, snapshot, assembled: await this.assemble(run, { actor, snapshot }) };
+      return { actor, agent, snapshot, assembled: await this.assemble(run, { actor, snapshot }) };
     }
     const prepared = await this.preparer.prepare(run);
     const [saved, assembled] = await Promise.allSettled([
@@ -36,7 +36,10 @@ export class RunSnapshotAndTools {
     return { ...prepared, assembled: assembled.value };
   }
 
-  private assemble(run: RunEntity, { actor, snapshot }: PreparedRun): Promise<AssembledTools> {
+  private assemble(
+    run: RunEntity,
+    { actor, snapshot }: Pick<PreparedRun, 'actor' | 'snapshot'>,
+  ): Promise<AssembledTools> {
     return this.assembler.assemble({ runId: run.id, threadId: run.threadId, actor, snapshot });
   }
 }

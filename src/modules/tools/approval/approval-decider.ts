@@ -18,13 +18,6 @@ export interface ApprovalVerdict {
   reason: string;
 }
 
-/** A base tool runs without asking, whatever the policy says. */
-export const BASE_TOOL_VERDICT: ApprovalVerdict = {
-  decision: 'allow',
-  decidedBy: 'base',
-  reason: 'a base tool',
-};
-
 /**
  * An agent's approval policy ready to decide calls: patterns compiled once, each call decided by
  * scanning the rules in order. Base tools are always allowed; `remember: "thread"` approvals turn an
@@ -38,7 +31,7 @@ export class ApprovalDecider {
   }
 
   decide(subject: ApprovalSubject, remembered: ReadonlySet<string>): ApprovalVerdict {
-    if (subject.base) return BASE_TOOL_VERDICT;
+    if (subject.base) return { decision: 'allow', decidedBy: 'base', reason: 'a base tool' };
     const name = approvalName(subject.name, subject.mcp);
     const verdict = this.byPolicy(subject, name);
     if (verdict.decision === 'ask' && remembered.has(name))

@@ -14,20 +14,14 @@ export interface UserApprovalDecision {
   remember: boolean;
 }
 
-/** The agent's approval policy and the thread's remembered tools. */
-export interface ApprovalRules {
-  decider: ApprovalDecider;
-  /** Approval names (`execute`, `mcp:<server>:<tool>`) approved for the whole thread. */
-  remembered: ReadonlySet<string>;
-}
-
-/** What a run's calls are decided with: its rules and, once its approval point was answered, the answers. */
+/** What a run's calls are decided with: its agent's policy, the thread's remembered tools, the answers. */
 export interface RunApproval {
+  decider: ApprovalDecider;
   /**
-   * The rules, read when the first call that is not a base tool asks for them and kept for the rest of
-   * the execution: a run that only calls base tools never reads them.
+   * Approval names (`execute`, `mcp:<server>:<tool>`) approved for the whole thread: read when the
+   * policy first asks about a call, and kept for the rest of the execution.
    */
-  rules(): Promise<ApprovalRules>;
+  remembered(): Promise<ReadonlySet<string>>;
   /** The person's decisions, by tool_call_id, once the run's approval point was answered. */
   decisions: ReadonlyMap<string, UserApprovalDecision>;
 }

@@ -1,7 +1,6 @@
-import { BASE_TOOL_VERDICT, type ApprovalVerdict } from '../../approval/approval-decider.js';
-import type { RunApproval } from '../../approval/run-approval.js';
-import type { ToolMetadata } from '../../registry/tool-metadata.js';
 import { ToolsErrors } from '../../tools.errors.js';
+
+const NOTHING_REMEMBERED: ReadonlySet<string> = new Set();
 import type { ToolCallScope, ToolGuard } from '../tool-call-scope.js';
 
 /**
@@ -17,7 +16,10 @@ export class ApprovalGuard implements ToolGuard {
     const metadata = scope.tool?.metadata;
     if (approval === undefined || metadata === undefined) return;
     const { name, id } = scope.call;
-    const verdict = metadata.base ? BASE_TOOL_VERDICT : await decide(approval, name, metadata);
+    const subject = { name, base: metadata.base, sideEffects: metadata.sideEffects, mcp: metadata.mcp };
+    let verdict = approval.decider.decide(subject, NOTHING_REMEMBERED);
+    // Only an `ask` can become `allow` by the thread's approvals: they are read for it alone.
+    if (verdict.decision === 'ask') verdict = approval.decider.decide(subject, await approval.remembered());
     scope.approval = { verdict };
     if (verdict.decision === 'deny') throw ToolsErrors.deniedByPolicy(name, verdict.decidedBy);
     // A person's decision on this very call stands, even where the policy would now allow it.
@@ -30,12 +32,4 @@ export class ApprovalGuard implements ToolGuard {
     if (verdict.decision === 'allow' || scope.assessing) return;
     throw ToolsErrors.approvalRequired(name);
   }
-}
-
-async function decide(approval: RunApproval, name: string, metadata: ToolMetadata): Promise<ApprovalVerdict> {
-  const { decider, remembered } = await approval.rules();
-  return decider.decide(
-    { name, base: false, sideEffects: metadata.sideEffects, mcp: metadata.mcp },
-    remembered,
-  );
 }
