@@ -38,15 +38,19 @@ export class SandboxCgroup {
     for (const dir of this.dirs) await writeFile(join(dir, 'cgroup.procs'), String(pid));
   }
 
-  /** Removed once its processes are gone (a cgroup with members cannot be); retried briefly. */
+  /**
+   * Removed once its processes are gone (a cgroup with members cannot be). The last one usually leaves
+   * within a few milliseconds of the command's exit, so the retries start short and back off to 50 ms,
+   * about a second in all.
+   */
   async remove(): Promise<void> {
     for (const dir of this.dirs)
-      for (let attempt = 0; attempt < 20; attempt++) {
+      for (let attempt = 0, delayMs = 1; attempt < 30; attempt++, delayMs = Math.min(delayMs * 2, 50)) {
         try {
           await rmdir(dir);
           break;
         } catch {
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
         }
       }
   }
