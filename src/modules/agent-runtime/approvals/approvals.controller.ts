@@ -2,15 +2,13 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
-import { CommonErrorCode } from '../../../common/errors/index.js';
 import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
 import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { approvalName } from '../../tools/index.js';
 import { SubmitDecisionsDto, WaitingPointDto } from '../questions/waiting-point.dto.js';
-import { pointToAnswer } from '../questions/point-to-answer.js';
+import { ApiAnswerErrors, pointToAnswer } from '../questions/point-to-answer.js';
 import { WaitingPoints } from '../questions/waiting-points.js';
-import { RunsErrorCode } from '../runs/runs.errors.js';
 import { RunsService } from '../runs/runs.service.js';
 import { validateDecisions } from './decision-validation.js';
 import { ThreadToolApprovals } from './thread-tool-approvals.js';
@@ -33,18 +31,7 @@ export class ApprovalsController {
   @ApiOperation({
     summary: 'Decide the calls a waiting run asks about (approve, reject, edit): the same run resumes',
   })
-  @ApiErrors(
-    [404, RunsErrorCode.NOT_FOUND, RunsErrorCode.WAITING_POINT_NOT_FOUND],
-    [
-      409,
-      RunsErrorCode.ALREADY_ANSWERED,
-      RunsErrorCode.NOT_WAITING,
-      RunsErrorCode.WAITING_POINT_KIND_MISMATCH,
-      CommonErrorCode.REQUEST_ID_CONFLICT,
-      CommonErrorCode.CONCURRENT_UPDATE,
-    ],
-    503,
-  )
+  @ApiAnswerErrors()
   async decide(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', uuidParam()) runId: string,

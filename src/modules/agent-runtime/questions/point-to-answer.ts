@@ -1,6 +1,8 @@
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
+import { CommonErrorCode } from '../../../common/errors/index.js';
+import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
 import type { RunEntity } from '../runs/run.entity.js';
-import { RunsErrors } from '../runs/runs.errors.js';
+import { RunsErrors, RunsErrorCode } from '../runs/runs.errors.js';
 import type { RunsService } from '../runs/runs.service.js';
 import type { WaitingPointEntity, WaitingPointKind } from './waiting-point.entity.js';
 import type { WaitingPoints } from './waiting-points.js';
@@ -24,3 +26,18 @@ export async function pointToAnswer(
   if (point.kind !== kind) throw RunsErrors.waitingPointKindMismatch(point.kind);
   return { run, point };
 }
+
+/** The errors of a route that answers a waiting point (questions or approvals), for Swagger. */
+export const ApiAnswerErrors = () =>
+  ApiErrors(
+    [404, RunsErrorCode.NOT_FOUND, RunsErrorCode.WAITING_POINT_NOT_FOUND],
+    [
+      409,
+      RunsErrorCode.ALREADY_ANSWERED,
+      RunsErrorCode.NOT_WAITING,
+      RunsErrorCode.WAITING_POINT_KIND_MISMATCH,
+      CommonErrorCode.REQUEST_ID_CONFLICT,
+      CommonErrorCode.CONCURRENT_UPDATE,
+    ],
+    503,
+  );

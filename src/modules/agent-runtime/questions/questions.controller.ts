@@ -7,11 +7,10 @@ import { AppConfig } from '../../../config/app-config.js';
 import { RunsErrors, RunsErrorCode } from '../runs/runs.errors.js';
 import { RunsService } from '../runs/runs.service.js';
 import { validateAnswers } from './answer-validation.js';
-import { pointToAnswer } from './point-to-answer.js';
+import { ApiAnswerErrors, pointToAnswer } from './point-to-answer.js';
 import { SubmitAnswersDto, WaitingPointDto } from './waiting-point.dto.js';
 import { WaitingPoints } from './waiting-points.js';
 import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
-import { CommonErrorCode } from '../../../common/errors/index.js';
 
 /** The questions a run asked (`ask_user_question`) and the owner's answers, which resume the same run. */
 @ApiTags('Runs')
@@ -44,18 +43,7 @@ export class QuestionsController {
   @Post('answers')
   @HttpCode(200)
   @ApiOperation({ summary: 'Answer the open questions of a waiting run: the same run resumes' })
-  @ApiErrors(
-    [404, RunsErrorCode.NOT_FOUND, RunsErrorCode.WAITING_POINT_NOT_FOUND],
-    [
-      409,
-      RunsErrorCode.ALREADY_ANSWERED,
-      RunsErrorCode.NOT_WAITING,
-      RunsErrorCode.WAITING_POINT_KIND_MISMATCH,
-      CommonErrorCode.REQUEST_ID_CONFLICT,
-      CommonErrorCode.CONCURRENT_UPDATE,
-    ],
-    503,
-  )
+  @ApiAnswerErrors()
   async answer(
     @CurrentUser() user: AuthenticatedUser,
     @Param('id', uuidParam()) runId: string,
