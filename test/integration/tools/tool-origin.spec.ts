@@ -25,6 +25,7 @@ function foreignTool(name: string, calls: unknown[]): RegisteredTool {
       resources: [],
       sideEffects: 'external',
       forbiddenForSubagents: false,
+      boundsOwnOutput: false,
       base: false,
     },
     handler: (args) => {
