@@ -87,6 +87,7 @@ const tool: RegisteredTool = {
     forbiddenForSubagents: false,
     sideEffects: subject.sideEffects,
     mcp: subject.mcp,
+    boundsOwnOutput: false,
     base: false,
   },
   handler: () => Promise.resolve('created'),

@@ -85,6 +85,11 @@ export class AppConfig {
   readonly tools: {
     /** Per-call timeout unless a tool declares its own (TOOL_TIMEOUT_SECONDS). */
     readonly defaultTimeoutMs: number;
+    /**
+     * Longest tool result, in characters, the model gets inline (TOOL_RESULT_INLINE_CHARS); a longer
+     * one is saved under `large_tool_results/` and the model gets its head, tail and path.
+     */
+    readonly resultInlineChars: number;
   };
   readonly mcp: {
     /**

@@ -177,6 +177,7 @@ const schema = z.object({
   RUNS_MAX_ACTIVE_PER_USER: integer(50, 1, 100_000),
   ANSWER_MAX_CHARS: integer(20_000, 1, 1_000_000),
   TOOL_TIMEOUT_SECONDS: integer(60, 1, 3600),
+  TOOL_RESULT_INLINE_CHARS: integer(20_000, 1, 10_000_000),
   SANDBOX_TIMEOUT_SECONDS: integer(180, 1, 600),
   SANDBOX_MEMORY_MB: integer(1024, 64, 65_536),
   SANDBOX_CPU_SECONDS: integer(300, 1, 86_400),
@@ -357,7 +358,10 @@ export function parseConfig(env: Environment): AppConfig {
       doubaoSearch: { apiKey: secret(e.DOUBAO_SEARCH_API_KEY), baseUrl: e.DOUBAO_SEARCH_BASE_URL },
     },
     knowledgeMcp: knowledgeMcpOf(e),
-    tools: { defaultTimeoutMs: e.TOOL_TIMEOUT_SECONDS * 1000 },
+    tools: {
+      defaultTimeoutMs: e.TOOL_TIMEOUT_SECONDS * 1000,
+      resultInlineChars: e.TOOL_RESULT_INLINE_CHARS,
+    },
     mcp: { maxResponseBytes: e.MCP_MAX_RESPONSE_BYTES },
     improvementMarks: { retentionDays: e.IMPROVEMENT_MARKS_RETENTION_DAYS },
     ocr: {

@@ -35,12 +35,14 @@ describe('npm run start:prod (the compiled entrypoints as processes)', () => {
       REDIS_URL: TEST_REDIS_URL,
       JWT_SECRET: 'x'.repeat(40),
       PORT: 'eighty',
+      TOOL_RESULT_INLINE_CHARS: '0',
     });
     running.push(service);
     expect(await service.exitCode(15_000)).toBe(78);
     expect(service.stderr).toContain('Invalid configuration');
     expect(service.stderr).toContain('SECRETS_KEY: is required');
     expect(service.stderr).toContain('PORT: must be an integer');
+    expect(service.stderr).toContain('TOOL_RESULT_INLINE_CHARS: must be between 1 and 10000000, got 0');
     expect(service.stderr).not.toContain('x'.repeat(40));
   });
 

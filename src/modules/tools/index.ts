@@ -23,7 +23,7 @@ export { ToolExecutor } from './execution/tool-executor.js';
 export { ToolEvents } from './execution/tool-event-sink.js';
 export { ToolResourceAuthorizers } from './execution/tool-resource-authorizers.js';
 export { LargeResultOffloader } from './execution/large-result-offloader.js';
-export type { LargeResultStore } from './execution/large-result-offloader.js';
+export type { LargeResultStore, ToolResultToOffload } from './execution/large-result-offloader.js';
 export type { ToolResourceAuthorizer } from './execution/tool-resource-authorizer.js';
 export type { ToolCallResult } from './execution/tool-call-scope.js';
 export type {

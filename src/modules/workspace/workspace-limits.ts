@@ -4,7 +4,10 @@ export const WORKSPACE_LIMITS = {
   read: {
     defaultLineLimit: 2000,
     maxLineChars: 2000,
-    /** Below `largeResult.thresholdChars`: reading a saved large result back never saves it again. */
+    /**
+     * Characters of one page, and never more than `tools.resultInlineChars` (TOOL_RESULT_INLINE_CHARS):
+     * read_file is exempt from large-result offloading because it keeps within that itself.
+     */
     maxOutputChars: 60_000,
   },
   write: { maxBytes: 10 * 1024 * 1024 },
@@ -25,7 +28,11 @@ export const WORKSPACE_LIMITS = {
     maxTotalBytes: 16 * 1024 * 1024,
     regexBudgetMs: 2000,
   },
-  largeResult: { thresholdChars: 80_000, headChars: 2000, tailChars: 1000 },
+  /**
+   * What a saved large result shows the model: at most this much of its head and of its tail (less
+   * under a small TOOL_RESULT_INLINE_CHARS, so the preview stays below the limit).
+   */
+  largeResult: { headChars: 2000, tailChars: 1000, maxToolNameChars: 64 },
   quota: {
     /** A measured usage figure is trusted this long (writes keep it current; this catches the rest). */
     measurementTtlMs: 60_000,

@@ -165,6 +165,17 @@ export const WorkspaceErrors = {
         'by overwriting files you no longer need with shorter ones.',
       { details: { quota_bytes: quotaBytes, used_bytes: usedBytes, requested_bytes: requestedBytes } },
     ),
+  /** A tool ran, but its oversized result could not be saved (see `LargeToolResults`). */
+  largeResultOverQuota: (quotaExceeded: DomainError, resultChars: number) =>
+    new DomainError(
+      'too_large',
+      WorkspaceErrorCode.QUOTA_EXCEEDED,
+      `The tool ran, but its result (${resultChars} characters) is too long to show and saving it to ` +
+        'large_tool_results/ would exceed the workspace quota, so the result is lost. Free space in the ' +
+        'workspace (overwrite files you no longer need with shorter ones) or ask the tool for less, then ' +
+        'call it again.',
+      { details: { ...quotaExceeded.details, result_chars: resultChars } },
+    ),
   namesExhausted: (path: string) =>
     new DomainError(
       'conflict',

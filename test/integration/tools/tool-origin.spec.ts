@@ -13,7 +13,11 @@ import { ToolRegistry } from '../../../src/modules/tools/registry/tool-registry'
 import { TestContext, type TestUser } from '../../support/test-app';
 
 /** A tool that another source offered under a name the registry also has; records its calls. */
-function foreignTool(name: string, calls: unknown[]): RegisteredTool {
+function foreignTool(
+  name: string,
+  calls: unknown[],
+  output = 'from the source that offered it',
+): RegisteredTool {
   return {
     metadata: {
       name,
@@ -25,11 +29,12 @@ function foreignTool(name: string, calls: unknown[]): RegisteredTool {
       resources: [],
       sideEffects: 'external',
       forbiddenForSubagents: false,
+      boundsOwnOutput: false,
       base: false,
     },
     handler: (args) => {
       calls.push(args);
-      return Promise.resolve('from the source that offered it');
+      return Promise.resolve(output);
     },
     availability: () => ({ available: true, reason: null }),
   };
@@ -89,5 +94,23 @@ describe('ToolExecutor: a call runs the tool the run was offered, from its origi
     );
     expect(result).toMatchObject({ isError: true, errorCode: 'tools.not_executable' });
     expect(written('stray.txt')).toBe(false);
+  });
+
+  it("offloads a large result of another source's tool named read_file: only the builtin pages its own output", async () => {
+    const names = new Set(['read_file']);
+    const big = 'm'.repeat(30_000);
+    const result = await executor.execute(
+      { id: 'call_3', name: 'read_file', args: { file_path: 'x.txt' } },
+      context({
+        executableTools: names,
+        visibleTools: names,
+        offeredTools: new Map([['read_file', foreignTool('read_file', [], big)]]),
+      }),
+    );
+    expect(result.isError).toBe(false);
+    const name = /large_tool_results\/(read_file-[0-9a-f]{16}\.txt)\./.exec(result.content)?.[1];
+    expect(name).toBeDefined();
+    expect(result.content.length).toBeLessThan(4_000);
+    expect(written(`large_tool_results/${name}`)).toBe(true);
   });
 });

@@ -1,7 +1,9 @@
-import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolInvocation } from '../../../src/modules/tools/execution/tool-execution-context';
+import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
 import { ToolRegistry } from '../../../src/modules/tools/registry/tool-registry';
 import { FileTools } from '../../../src/modules/workspace/files/file-tools';
 import { LargeToolResults } from '../../../src/modules/workspace/large-tool-results';
@@ -44,6 +46,8 @@ describe('workspace file tools', () => {
       '搜索内容',
     ]);
     expect(meta.every((m) => m?.category === 'builtin' && m.tags.includes('文件'))).toBe(true);
+    // Only read_file pages its own output: the others pass the large-result stage.
+    expect(meta.filter((m) => m?.boundsOwnOutput).map((m) => m?.name)).toEqual(['read_file']);
     expect(registry.get('write_file')?.metadata.resources).toEqual([
       { kind: 'workspace_path', arg: 'file_path', access: 'write' },
     ]);
@@ -147,17 +151,54 @@ describe('workspace file tools', () => {
     });
   });
 
-  it('offloads a large result into large_tool_results/ and returns a reference with its head and tail', async () => {
-    const large = ctx.app.get(LargeToolResults);
-    const own = invocationFor(user, 'call/../big:1');
-    expect(await large.offload('small', own)).toBe('small');
-    const output = `${'z'.repeat(90_000)}END`;
-    const reference = await large.offload(output, own);
-    const path = `${WORKDIR}large_tool_results/call____big_1.txt`;
-    expect(reference).toContain(path);
-    expect(reference.length).toBeLessThan(4_000);
-    expect(reference).toMatch(/END$/);
-    expect(await readFile(join(workdir, 'large_tool_results/call____big_1.txt'), 'utf8')).toBe(output);
+  const offload = (content: string, toolName: string, invocation = inv) =>
+    ctx.app.get(LargeToolResults).offload({ content, toolName, invocation });
+
+  it('offloads a large result into large_tool_results/<tool>-<sha256 prefix>.txt and previews its head and tail', async () => {
+    expect(await offload('small', 'some_tool')).toBe('small');
+    expect(await offload('s'.repeat(20_000), 'some_tool')).toBe('s'.repeat(20_000));
+    const output = `BEGIN${'z'.repeat(90_000)}END`;
+    const preview = await offload(output, 'mcp/../weird name:1');
+    const digest = createHash('sha256').update(output).digest('hex').slice(0, 16);
+    const path = `${WORKDIR}large_tool_results/mcp_weird_name_1-${digest}.txt`;
+    expect(preview).toContain(`The full text was saved to ${path}.`);
+    expect(preview).toContain('90008 characters (90008 bytes, 1 lines)');
+    expect(preview).toContain('read_file');
+    expect(preview).toContain('grep');
+    expect(preview.length).toBeLessThan(4_000);
+    expect(preview).toMatch(/\]\n\nBEGINz{1995}\n\n\[… 87008 characters not shown …\]\n\nz{997}END$/);
+    expect(await readFile(join(workdir, `large_tool_results/mcp_weird_name_1-${digest}.txt`), 'utf8')).toBe(
+      output,
+    );
     expect(isInternalWorkspacePath(path)).toBe(true);
+  });
+
+  it('reads a saved large result back through the execution boundary page by page, never saving it again', async () => {
+    const lines = Array.from({ length: 4000 }, (_, i) => `row ${i + 1} ${'v'.repeat(40)}`);
+    const output = `${lines.join('\n')}\n`;
+    expect(output.length).toBeGreaterThan(180_000);
+    const preview = await offload(output, 'big_report');
+    const path = /saved to (\S+\.txt)\./.exec(preview)![1];
+    const savedBefore = (await readdir(join(workdir, 'large_tool_results'))).sort();
+    const executor = ctx.app.get(ToolExecutor);
+    const readContext = {
+      ...inv.context,
+      executableTools: new Set(['read_file']),
+      visibleTools: new Set(['read_file']),
+    };
+    const read = (args: Record<string, unknown>) =>
+      executor.execute({ id: `call_read_${randomUUID()}`, name: 'read_file', args }, readContext);
+    const window = await read({ file_path: path, offset: 1000, limit: 3 });
+    expect(window).toMatchObject({ isError: false, outcome: 'ok' });
+    expect(window.content).toBe(
+      [1001, 1002, 1003].map((n) => `${String(n).padStart(6)}\t${lines[n - 1]}`).join('\n') +
+        '\n\n[lines 1001-1003 shown; more follow: read again with offset=1003]',
+    );
+    // The default 2000 lines are more than a page holds: the page stops at the inline limit, and says so.
+    const page = await read({ file_path: path });
+    expect(page.content.length).toBeLessThanOrEqual(20_000 + 100);
+    expect(page.content).toMatch(/\[lines 1-\d+ shown; more follow: read again with offset=\d+\]$/);
+    expect(page.content.startsWith(`     1\t${lines[0]}\n`)).toBe(true);
+    expect((await readdir(join(workdir, 'large_tool_results'))).sort()).toEqual(savedBefore);
   });
 });

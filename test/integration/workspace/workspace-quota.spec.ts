@@ -11,6 +11,7 @@ import {
 } from '../../../src/modules/tools/execution/tool-execution-context';
 import { ToolExecutor } from '../../../src/modules/tools/execution/tool-executor';
 import { LargeToolResults } from '../../../src/modules/workspace/large-tool-results';
+import { WorkspaceQuota } from '../../../src/modules/workspace/quota/workspace-quota';
 import { makePdf } from '../../support/fixtures/make-pdf';
 import { TestContext, type TestUser } from '../../support/test-app';
 import { invocationFor, outcomeOf, WORKDIR } from './tool-invocation';
@@ -157,22 +158,58 @@ describe('WORKSPACE_QUOTA_BYTES on every write path', () => {
     expect(await readdir(join(workdirOf(user), 'outputs', 'ocr')).catch(() => [])).toEqual([]);
   });
 
-  it('refuses to save a large tool result past the quota', async () => {
+  const offload = (user: TestUser, content: string, toolName = 'big_tool') =>
+    ctx.app.get(LargeToolResults).offload({ content, toolName, invocation: invocationFor(user) });
+  const savedResults = (user: TestUser) =>
+    readdir(join(workdirOf(user), 'large_tool_results')).catch(() => [] as string[]);
+
+  it('refuses to save a large tool result past the quota with an error saying the result is lost', async () => {
     const user = await ctx.newUser();
-    expect((await write(user, 'filler.txt', 60 * KB)).isError).toBe(false);
-    const large = ctx.app.get(LargeToolResults);
-    expect(
-      await outcomeOf(large.offload('z'.repeat(10 * KB), invocationFor(user, 'call_big'), 1000)),
-    ).toEqual({
+    expect((await write(user, 'filler.txt', 40 * KB)).isError).toBe(false);
+    const refused = await offload(user, 'z'.repeat(30 * KB)).catch((error: unknown) => error);
+    expect(refused).toMatchObject({
       code: 'workspace.quota_exceeded',
+      message: expect.stringContaining('The tool ran, but its result (30720 characters)'),
+      details: { quota_bytes: QUOTA, used_bytes: 40 * KB, requested_bytes: 30 * KB, result_chars: 30 * KB },
     });
-    await expect(stat(join(workdirOf(user), 'large_tool_results', 'call_big.txt'))).rejects.toMatchObject({
-      code: 'ENOENT',
-    });
+    expect(await savedResults(user)).toEqual([]);
     // Room enough for a smaller one.
-    expect(await large.offload('z'.repeat(2 * KB), invocationFor(user, 'call_big'), 1000)).toContain(
-      'large_tool_results/call_big.txt',
-    );
+    expect(await offload(user, 'z'.repeat(21 * KB))).toContain('large_tool_results/big_tool-');
+    expect(await usageRow(user)).toEqual({ used_bytes: String(61 * KB) });
+  });
+
+  it('saves the same text of a tool once and charges the quota once, even when the workspace is full', async () => {
+    const user = await ctx.newUser();
+    const text = 'q'.repeat(30 * KB);
+    const first = await offload(user, text);
+    const [name] = await savedResults(user);
+    const written = await stat(join(workdirOf(user), 'large_tool_results', name));
+    expect(await usageRow(user)).toEqual({ used_bytes: String(30 * KB) });
+    // Two more at once (another call, another process): the same file, nothing written or charged.
+    const again = await Promise.all([offload(user, text), offload(user, text)]);
+    expect(again).toEqual([first, first]);
+    expect(await savedResults(user)).toEqual([name]);
+    expect((await stat(join(workdirOf(user), 'large_tool_results', name))).mtimeMs).toBe(written.mtimeMs);
+    expect(await usageRow(user)).toEqual({ used_bytes: String(30 * KB) });
+    expect((await ctx.app.get(WorkspaceQuota).current(user, true)).usedBytes).toBe(30 * KB);
+    // Full now: a repeat still costs nothing, a new text is refused.
+    expect((await write(user, 'filler.txt', 30 * KB)).isError).toBe(false);
+    expect(await offload(user, text)).toBe(first);
+    expect(await outcomeOf(offload(user, text, 'other_tool'))).toEqual({ code: 'workspace.quota_exceeded' });
+    expect(await usageRow(user)).toEqual({ used_bytes: String(60 * KB) });
+  });
+
+  it('rewrites a saved result whose file no longer holds the text, charging only the difference', async () => {
+    const user = await ctx.newUser();
+    const text = 'r'.repeat(25 * KB);
+    await offload(user, text);
+    const [name] = await savedResults(user);
+    const file = join(workdirOf(user), 'large_tool_results', name);
+    await writeFile(file, text.slice(0, 5 * KB)); // a write cut short
+    expect((await ctx.app.get(WorkspaceQuota).current(user, true)).usedBytes).toBe(5 * KB);
+    await offload(user, text);
+    expect(await readFile(file, 'utf8')).toBe(text);
+    expect(await usageRow(user)).toEqual({ used_bytes: String(25 * KB) });
   });
 
   it('lets exactly as many parallel writes from two processes through as fit', async () => {

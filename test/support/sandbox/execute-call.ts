@@ -18,7 +18,8 @@ export interface ExecuteOutcome {
   offloadedTo?: string;
 }
 
-const OFFLOADED = /^This result is too large to show \(\d+ characters\)\. It was saved to (\S+?);/;
+const OFFLOADED =
+  /^\[This result is too large to show in full: \d+ characters \(\d+ bytes, \d+ lines\)\. The full text was saved to (\S+\.txt)\. /;
 
 /** A direct call of `execute` through the ToolExecutor for `user` in the `demo` project. */
 export async function execute(

@@ -54,6 +54,18 @@ describe('parseConfig', () => {
     expect(parseConfig({ ...valid, WORKSPACE_QUOTA_BYTES: '2048' }).workspace.quotaBytes).toBe(2048);
   });
 
+  it('reads TOOL_RESULT_INLINE_CHARS, the longest tool result shown inline (default 20,000)', () => {
+    expect(parseConfig(valid).tools.resultInlineChars).toBe(20_000);
+    expect(parseConfig({ ...valid, TOOL_RESULT_INLINE_CHARS: '' }).tools.resultInlineChars).toBe(20_000);
+    expect(parseConfig({ ...valid, TOOL_RESULT_INLINE_CHARS: ' 50000 ' }).tools.resultInlineChars).toBe(
+      50_000,
+    );
+    expect(parseConfig({ ...valid, TOOL_RESULT_INLINE_CHARS: '1' }).tools.resultInlineChars).toBe(1);
+    expect(() => parseConfig({ ...valid, TOOL_RESULT_INLINE_CHARS: 'lots' })).toThrow(
+      'Invalid configuration:\n  - TOOL_RESULT_INLINE_CHARS: must be an integer, got "lots"',
+    );
+  });
+
   it('tells whether a chat model is configured: not without a key on the default OpenAI URL', () => {
     const configured = (env: Record<string, string>) => parseConfig({ ...valid, ...env }).llm.configured;
     expect(configured({})).toBe(false);
@@ -90,6 +102,10 @@ describe('parseConfig', () => {
     ['SUBAGENT_MAX_ACTIVE_CHILDREN', '0', 'between 1 and 1000'],
     ['RUN_MAX_TOOL_CALLS_PER_TURN', 'many', 'must be an integer'],
     ['RUNS_MAX_ACTIVE_PER_USER', '0', 'between 1 and'],
+    ['TOOL_RESULT_INLINE_CHARS', '0', 'between 1 and'],
+    ['TOOL_RESULT_INLINE_CHARS', '-5', 'must be an integer, got "-5"'],
+    ['TOOL_RESULT_INLINE_CHARS', '20k', 'must be an integer, got "20k"'],
+    ['TOOL_RESULT_INLINE_CHARS', '2.5', 'must be an integer'],
   ])('refuses %s=%s naming the variable', (variable, value, problem) => {
     const problems = problemsOf({ ...valid, [variable]: value });
     expect(Object.keys(problems)).toEqual([variable]);

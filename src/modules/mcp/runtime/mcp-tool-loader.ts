@@ -173,6 +173,8 @@ export class McpToolLoader {
         sideEffects: info.annotations?.readOnlyHint === true ? 'none' : 'external',
         mcp: { server: slug, ...(info.annotations === undefined ? {} : { annotations: info.annotations }) },
         base: false,
+        // Whatever the server calls its tool, its results pass the large-result stage.
+        boundsOwnOutput: false,
         timeoutMs: config.sseReadTimeoutMs,
       },
       handler: (args, invocation) => wrap(invocation, () => this.call(config, info.name, args, invocation)),

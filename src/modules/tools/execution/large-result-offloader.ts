@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { ToolInvocation } from './tool-execution-context.js';
 
+/** One successful result on its way to the model, with the tool (by its offered name) that produced it. */
+export interface ToolResultToOffload {
+  content: string;
+  toolName: string;
+  invocation: ToolInvocation;
+}
+
 /** Keeps an oversized result out of the model's context (the workspace saves it to a file). */
 export interface LargeResultStore {
   /** The content itself when small enough, otherwise what the model sees instead of it. */
-  offload(content: string, invocation: ToolInvocation): Promise<string>;
+  offload(result: ToolResultToOffload): Promise<string>;
 }
 
 /**
@@ -20,7 +27,7 @@ export class LargeResultOffloader {
     this.store = store;
   }
 
-  offload(content: string, invocation: ToolInvocation): Promise<string> {
-    return this.store === null ? Promise.resolve(content) : this.store.offload(content, invocation);
+  offload(result: ToolResultToOffload): Promise<string> {
+    return this.store === null ? Promise.resolve(result.content) : this.store.offload(result);
   }
 }

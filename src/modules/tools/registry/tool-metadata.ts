@@ -46,6 +46,12 @@ export interface AgentToolOptions<S extends z.ZodType = z.ZodType> {
   sideEffects?: SideEffectKind;
   /** For a tool of an MCP server: the server and the annotations it gave the tool. */
   mcp?: McpToolOrigin;
+  /**
+   * The handler pages its own output within `tools.resultInlineChars` (read_file): the large-result
+   * stage passes it through, so reading a saved large result back never saves it again. Only this
+   * service's own tools may declare it; a tool of an MCP server never does.
+   */
+  boundsOwnOutput?: boolean;
 }
 
 /** What the registry keeps about a tool; handed out as copies. */
@@ -56,6 +62,7 @@ export interface ToolMetadata extends Omit<AgentToolOptions, 'tags' | 'resources
   resources: readonly ToolResourceSpec[];
   forbiddenForSubagents: boolean;
   sideEffects: SideEffectKind;
+  boundsOwnOutput: boolean;
   /** One of the base tools present in every normal agent graph. */
   base: boolean;
 }

@@ -53,6 +53,7 @@ export class ToolRegistry {
       resources: (options.resources ?? []).map((r) => ({ ...r })),
       forbiddenForSubagents: options.forbiddenForSubagents ?? false,
       sideEffects: options.sideEffects ?? 'none',
+      boundsOwnOutput: options.boundsOwnOutput ?? false,
       base: BASE_TOOL_NAMES.has(options.name),
     };
     this.entries.set(options.name, { metadata, handler, availability: ALWAYS_AVAILABLE });

@@ -66,7 +66,8 @@ export const FILE_TOOL_DESCRIPTIONS = {
   read_file:
     'Read a text file. Lines come back numbered like `cat -n` (line numbers start at 1). By default the first ' +
     `${WORKSPACE_LIMITS.read.defaultLineLimit} lines are returned; for longer files pass offset (lines to ` +
-    'skip, 0-based) and limit. Very long lines are cut. Images (png, jpg, gif, webp) are returned as a ' +
+    'skip, 0-based) and limit. Very long lines are cut, and a page ends early when it grows too long ' +
+    '(the result then says which offset to read next). Images (png, jpg, gif, webp) are returned as a ' +
     'reference {type: "image", path, mime_type, size}, not inline. Other binary files are refused. ' +
     'Reading a SKILL.md activates that skill.',
   write_file:

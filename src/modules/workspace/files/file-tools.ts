@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
+import { AppConfig } from '../../../config/app-config.js';
 import { AgentTool, type ToolInvocation, type ToolOutput } from '../../tools/index.js';
 import type { ResolvedWorkspacePath, WorkspaceAccess } from '../paths/workspace-path-resolver.js';
 import { WorkspacePathResolver } from '../paths/workspace-path-resolver.js';
@@ -28,10 +29,16 @@ const FILE_TAGS = ['文件'];
  */
 @Injectable()
 export class FileTools {
+  /** A page of read_file stays within what the model gets inline, so it is never offloaded. */
+  private readonly readPageChars: number;
+
   constructor(
     private readonly resolver: WorkspacePathResolver,
     private readonly quota: WorkspaceQuota,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.readPageChars = Math.min(WORKSPACE_LIMITS.read.maxOutputChars, config.tools.resultInlineChars);
+  }
 
   @AgentTool({
     name: 'ls',
@@ -54,11 +61,13 @@ export class FileTools {
     description: FILE_TOOL_DESCRIPTIONS.read_file,
     schema: readFileSchema,
     resources: [{ kind: 'workspace_path', arg: 'file_path', access: 'read' }],
+    boundsOwnOutput: true,
   })
   async readFile(args: z.infer<typeof readFileSchema>, invocation: ToolInvocation): Promise<ToolOutput> {
     return readTextFile(await this.resolve(invocation, args.file_path, 'read'), {
       offset: args.offset ?? 0,
       limit: args.limit ?? WORKSPACE_LIMITS.read.defaultLineLimit,
+      maxChars: this.readPageChars,
     });
   }
 

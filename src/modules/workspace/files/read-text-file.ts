@@ -9,9 +9,11 @@ export interface LineWindow {
   /** 0-based index of the first line to return (= how many lines to skip). */
   offset: number;
   limit: number;
+  /** Characters of the page (numbered lines); its first line is returned whatever its length. */
+  maxChars: number;
 }
 
-const { maxLineChars, maxOutputChars } = WORKSPACE_LIMITS.read;
+const { maxLineChars } = WORKSPACE_LIMITS.read;
 
 /**
  * A text file as `cat -n` shows it (1-based numbers, a tab, the line), one window of lines at a time.
@@ -41,7 +43,8 @@ export async function readTextFile(target: ResolvedWorkspacePath, window: LineWi
           ? `${line.text.slice(0, maxLineChars)} … [line truncated: ${line.length} characters]`
           : line.text;
       const numbered = `${String(index + 1).padStart(6)}\t${text}`;
-      if (shown.length >= window.limit || chars + numbered.length + 1 > maxOutputChars) {
+      const full = shown.length > 0 && chars + numbered.length + 1 > window.maxChars;
+      if (shown.length >= window.limit || full) {
         more = true;
         break;
       }
