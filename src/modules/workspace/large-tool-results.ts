@@ -11,6 +11,7 @@ import {
   type ToolResultToOffload,
 } from '../tools/index.js';
 import { onPath } from './files/fs-errors.js';
+import { largeResultLayout } from './large-result-layout.js';
 import { largeResultPreview } from './large-result-preview.js';
 import { LARGE_TOOL_RESULTS_DIR } from './paths/virtual-paths.js';
 import { WorkspacePathResolver } from './paths/workspace-path-resolver.js';
@@ -63,13 +64,14 @@ export class LargeToolResults implements LargeResultStore, OnModuleInit {
   /** The output itself when it is short enough, otherwise a preview naming the saved file. */
   async offload({ content, toolName, invocation }: ToolResultToOffload): Promise<string> {
     if (content.length <= this.inlineChars) return content;
-    const bytes = Buffer.from(content, 'utf8');
+    const text = largeResultLayout(content);
+    const bytes = Buffer.from(text, 'utf8');
     const path = await this.save(bytes, toolName, invocation).catch((thrown: unknown) => {
       if (thrown instanceof DomainError && thrown.code === WorkspaceErrorCode.QUOTA_EXCEEDED)
         throw WorkspaceErrors.largeResultOverQuota(thrown, content.length);
       throw thrown;
     });
-    return largeResultPreview(content, { path, bytes: bytes.length, inlineChars: this.inlineChars });
+    return largeResultPreview(text, { path, bytes: bytes.length, inlineChars: this.inlineChars });
   }
 
   private async save(bytes: Buffer, toolName: string, invocation: ToolInvocation): Promise<string> {

@@ -201,4 +201,27 @@ describe('workspace file tools', () => {
     expect(page.content.startsWith(`     1\t${lines[0]}\n`)).toBe(true);
     expect((await readdir(join(workdir, 'large_tool_results'))).sort()).toEqual(savedBefore);
   });
+
+  it('saves a one-line JSON result indented, so read_file shows every value of it whole', async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => ({ id: i + 1, name: `item ${i + 1}` }));
+    const output = JSON.stringify({ rows });
+    expect(output.length).toBeGreaterThan(60_000);
+    const preview = await offload(output, 'mcp_list_rows');
+    const path = /saved to (\S+\.txt)\./.exec(preview)![1];
+    const saved = await readFile(join(workdir, path.slice(WORKDIR.length)), 'utf8');
+    expect(JSON.parse(saved)).toEqual({ rows });
+    expect(Math.max(...saved.split('\n').map((line) => line.length))).toBeLessThan(40);
+    expect(preview).toContain(`(${Buffer.byteLength(saved)} bytes, ${saved.split('\n').length} lines)`);
+    const page = await ctx.app
+      .get(ToolExecutor)
+      .execute(
+        { id: 'call_read_json', name: 'read_file', args: { file_path: path, offset: 2, limit: 5 } },
+        { ...inv.context, executableTools: new Set(['read_file']), visibleTools: new Set(['read_file']) },
+      );
+    expect(page.content).toBe(
+      ['    {', '      "id": 1,', '      "name": "item 1"', '    },', '    {']
+        .map((line, i) => `${String(i + 3).padStart(6)}\t${line}`)
+        .join('\n') + '\n\n[lines 3-7 shown; more follow: read again with offset=7]',
+    );
+  });
 });
