@@ -112,6 +112,8 @@ describe('GET /api/usage: windows, groupings, pages and refusals', () => {
     });
     const another = await ctx.newUser();
     expect(await report(another, 'group_by=model')).toEqual({ items: [], next_cursor: null });
+    // Without group_by the report is per user: for a user, their own total.
+    expect(await report(user, '')).toEqual({ items: expected(() => user.id), next_cursor: null });
   });
 
   it('pages through the groups with an opaque cursor, none repeated or skipped', async () => {
@@ -131,7 +133,7 @@ describe('GET /api/usage: windows, groupings, pages and refusals', () => {
 
   it('refuses bad since, until, group_by, limit and cursor with 400 naming each field', async () => {
     const cases: [string, string[]][] = [
-      ['', ['group_by']],
+      ['group_by=', ['group_by']],
       ['group_by=week', ['group_by']],
       ['group_by=day&since=yesterday', ['since']],
       ['group_by=day&until=2026-13-01T00:00:00Z', ['until']],

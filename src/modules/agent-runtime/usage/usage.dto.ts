@@ -39,9 +39,14 @@ const NotBeforeSince = () =>
   });
 
 export class UsageQueryDto extends PageQueryDto {
-  @ApiProperty({ enum: USAGE_GROUPS, description: 'What a line of the report sums over.' })
+  @ApiPropertyOptional({
+    enum: USAGE_GROUPS,
+    default: 'user',
+    description: 'What an item of the report sums over.',
+  })
+  @IsOptional()
   @IsIn(USAGE_GROUPS)
-  group_by: UsageGroup;
+  group_by: UsageGroup = 'user';
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Calls at or after this time (inclusive).' })
   @IsOptional()
