@@ -162,6 +162,44 @@ describe('run rows read back from the statements that write them (RunTransitions
     });
   });
 
+  it('keeps the usage row of a reply that resume drops (the call was made) and counts the call made again once', async () => {
+    const { runId, threadId, leaseToken } = await claimedRun();
+    const store = ctx.app.get(RunStore);
+    const reply = (content: string) => {
+      const id = randomUUID();
+      const usage = { model: 'resume-model', input_tokens: 10, output_tokens: 2, cached_tokens: 0 };
+      return {
+        runId,
+        leaseToken,
+        events: [{ type: 'usage' as const, payload: { ...usage } }],
+        message: { id, threadId, runId, role: 'assistant' as const, content, toolCalls: null },
+        usage,
+      };
+    };
+    // A lost worker stored a reply its checkpoint never took; on resume it is dropped and made again.
+    const lost = reply('lost');
+    await store.appendRecord(lost);
+    await store.deleteUncheckpointedReplies(runId, []);
+    const again = reply('again');
+    await store.appendRecord(again);
+    expect(
+      await ctx.dataSource.query(`SELECT content FROM messages WHERE run_id = $1 AND role = 'assistant'`, [
+        runId,
+      ]),
+    ).toEqual([{ content: 'again' }]);
+    expect((await usageRows(runId)).map((row) => row.id).sort()).toEqual(
+      [lost.message.id, again.message.id].sort(),
+    );
+    expect(await dailyRow('resume-model')).toEqual({ input_tokens: '20', calls: '2' });
+    const run = await ctx.http.get(`/api/runs/${runId}`).set(auth(user));
+    expect(run.body.token_usage).toEqual({
+      input_tokens: 20,
+      output_tokens: 4,
+      total_tokens: 24,
+      cached_tokens: 0,
+    });
+  });
+
   it('records a summary call for a run once, apart from the run token_usage, inside the thread usage', async () => {
     const { runId, threadId } = await claimedRun();
     const store = ctx.app.get(RunStore);

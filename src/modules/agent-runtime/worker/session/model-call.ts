@@ -62,7 +62,7 @@ async function recordAssistant(
     toolCalls.push({ id, name: invalid.name ?? 'unknown', args: {} });
   }
   const { content } = turn;
-  const usage = turn.usage === undefined ? undefined : callUsageOf(scope.init.model.model, turn.usage);
+  const usage = callUsageOf(scope.init.model.model, turn.usage);
   // Stored with the checkpoint of this step (the reply is in it), the call's usage row and `usage` event
   // in the same statement: all written together or not at all, and a reply stored again under its
   // message id adds no second usage row.
@@ -84,7 +84,7 @@ async function recordAssistant(
         type: 'tool_call',
         payload: { tool_call_id: call.id, name: call.name, args: call.args },
       })),
-      ...(usage === undefined ? [] : [{ type: 'usage' as const, payload: { ...usage } }]),
+      { type: 'usage', payload: { ...usage } },
     ],
     {
       id: messageId,
@@ -107,12 +107,13 @@ async function recordAssistant(
 /**
  * The provider's figures for one call (LangChain's `usage_metadata`, read from the streamed answer:
  * `prompt_tokens`, `completion_tokens`, and `prompt_tokens_details.cached_tokens` as `cache_read`).
+ * A provider that reported none still made a call: it is counted, with zero tokens.
  */
-export function callUsageOf(model: string, usage: UsageMetadata): ModelCallUsage {
+export function callUsageOf(model: string, usage: UsageMetadata | undefined): ModelCallUsage {
   return {
     model,
-    input_tokens: usage.input_tokens,
-    output_tokens: usage.output_tokens,
-    cached_tokens: usage.input_token_details?.cache_read ?? 0,
+    input_tokens: usage?.input_tokens ?? 0,
+    output_tokens: usage?.output_tokens ?? 0,
+    cached_tokens: usage?.input_token_details?.cache_read ?? 0,
   };
 }
