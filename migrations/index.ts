@@ -20,6 +20,7 @@ import { LongToolCallNames1796036000000 } from './1796036000000-LongToolCallName
 import { LongImprovementMarkCallIds1796036000001 } from './1796036000001-LongImprovementMarkCallIds.js';
 import { SkillDrafts1796038000000 } from './1796038000000-SkillDrafts.js';
 import { ToolApproval1796040000000 } from './1796040000000-ToolApproval.js';
+import { ModelUsage1796041000000 } from './1796041000000-ModelUsage.js';
 
 /**
  * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
@@ -48,4 +49,5 @@ export const MIGRATIONS = [
   LongImprovementMarkCallIds1796036000001,
   SkillDrafts1796038000000,
   ToolApproval1796040000000,
+  ModelUsage1796041000000,
 ] as const;

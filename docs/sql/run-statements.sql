@@ -172,7 +172,7 @@ WITH run_seq AS (
 WITH run_seq AS (
     UPDATE runs SET last_event_seq = last_event_seq + cardinality($2::text[])
      WHERE id = $1 AND lease_token = $4
-     RETURNING last_event_seq
+     RETURNING last_event_seq, thread_id, user_id, agent_id
   ), run_message AS (
     INSERT INTO messages (id, thread_id, run_id, role, content, tool_calls, tool_call_id, name)
     SELECT $5, $6, $7, $8, $9, $10::jsonb, $11, $12 FROM run_seq
@@ -186,12 +186,9 @@ WITH run_seq AS (
 
 -- appendReply
 WITH run_seq AS (
-    UPDATE runs SET last_event_seq = last_event_seq + cardinality($2::text[]), token_usage = jsonb_build_object(
-      'input_tokens', coalesce((token_usage->>'input_tokens')::int, 0) + $13,
-      'output_tokens', coalesce((token_usage->>'output_tokens')::int, 0) + $14,
-      'total_tokens', coalesce((token_usage->>'total_tokens')::int, 0) + $15)
+    UPDATE runs SET last_event_seq = last_event_seq + cardinality($2::text[])
      WHERE id = $1 AND lease_token = $4
-     RETURNING last_event_seq
+     RETURNING last_event_seq, thread_id, user_id, agent_id
   ), run_message AS (
     INSERT INTO messages (id, thread_id, run_id, role, content, tool_calls, tool_call_id, name)
     SELECT $5, $6, $7, $8, $9, $10::jsonb, $11, $12 FROM run_seq
@@ -201,13 +198,28 @@ WITH run_seq AS (
     SELECT $1, run_seq.last_event_seq - cardinality($2::text[]) + t.ord, t.type, t.payload
       FROM run_seq, unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS t(type, payload, ord)
     RETURNING run_id, seq, type, payload, created_at
+  ), usage_added AS (
+    INSERT INTO model_usage (id, run_id, thread_id, user_id, agent_id, model, purpose, input_tokens,
+                             output_tokens, cached_tokens)
+    SELECT $5, $1, run_seq.thread_id, run_seq.user_id, run_seq.agent_id, $13, 'agent', $14,
+           $15, $16 FROM run_seq
+    ON CONFLICT (id) DO NOTHING
+    RETURNING created_at, user_id, agent_id, model, input_tokens, output_tokens, cached_tokens
+  ), usage_daily AS (
+    INSERT INTO model_usage_daily AS d (day, user_id, agent_id, model, input_tokens, output_tokens,
+                                        cached_tokens, calls)
+    SELECT (created_at AT TIME ZONE 'UTC')::date, user_id, agent_id, model, input_tokens, output_tokens,
+           cached_tokens, 1 FROM usage_added
+    ON CONFLICT (day, user_id, agent_id, model) DO UPDATE SET input_tokens = d.input_tokens + EXCLUDED.input_tokens,
+           output_tokens = d.output_tokens + EXCLUDED.output_tokens,
+           cached_tokens = d.cached_tokens + EXCLUDED.cached_tokens, calls = d.calls + 1
   ) SELECT run_id, seq, type, payload, created_at FROM run_events_added;
 
 -- recordCompanion
 run_seq AS (
     UPDATE runs SET last_event_seq = last_event_seq + cardinality($2::text[])
      WHERE id = $1 AND lease_token = $4
-     RETURNING last_event_seq
+     RETURNING last_event_seq, thread_id, user_id, agent_id
   ), run_message AS (
     INSERT INTO messages (id, thread_id, run_id, role, content, tool_calls, tool_call_id, name)
     SELECT $5, $6, $7, $8, $9, $10::jsonb, $11, $12 FROM run_seq
@@ -221,12 +233,9 @@ run_seq AS (
 
 -- replyCompanion
 run_seq AS (
-    UPDATE runs SET last_event_seq = last_event_seq + cardinality($2::text[]), token_usage = jsonb_build_object(
-      'input_tokens', coalesce((token_usage->>'input_tokens')::int, 0) + $13,
-      'output_tokens', coalesce((token_usage->>'output_tokens')::int, 0) + $14,
-      'total_tokens', coalesce((token_usage->>'total_tokens')::int, 0) + $15)
+    UPDATE runs SET last_event_seq = last_event_seq + cardinality($2::text[])
      WHERE id = $1 AND lease_token = $4
-     RETURNING last_event_seq
+     RETURNING last_event_seq, thread_id, user_id, agent_id
   ), run_message AS (
     INSERT INTO messages (id, thread_id, run_id, role, content, tool_calls, tool_call_id, name)
     SELECT $5, $6, $7, $8, $9, $10::jsonb, $11, $12 FROM run_seq
@@ -236,7 +245,43 @@ run_seq AS (
     SELECT $1, run_seq.last_event_seq - cardinality($2::text[]) + t.ord, t.type, t.payload
       FROM run_seq, unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS t(type, payload, ord)
     RETURNING run_id, seq, type, payload, created_at
+  ), usage_added AS (
+    INSERT INTO model_usage (id, run_id, thread_id, user_id, agent_id, model, purpose, input_tokens,
+                             output_tokens, cached_tokens)
+    SELECT $5, $1, run_seq.thread_id, run_seq.user_id, run_seq.agent_id, $13, 'agent', $14,
+           $15, $16 FROM run_seq
+    ON CONFLICT (id) DO NOTHING
+    RETURNING created_at, user_id, agent_id, model, input_tokens, output_tokens, cached_tokens
+  ), usage_daily AS (
+    INSERT INTO model_usage_daily AS d (day, user_id, agent_id, model, input_tokens, output_tokens,
+                                        cached_tokens, calls)
+    SELECT (created_at AT TIME ZONE 'UTC')::date, user_id, agent_id, model, input_tokens, output_tokens,
+           cached_tokens, 1 FROM usage_added
+    ON CONFLICT (day, user_id, agent_id, model) DO UPDATE SET input_tokens = d.input_tokens + EXCLUDED.input_tokens,
+           output_tokens = d.output_tokens + EXCLUDED.output_tokens,
+           cached_tokens = d.cached_tokens + EXCLUDED.cached_tokens, calls = d.calls + 1
   );
+
+-- recordModelUsage
+WITH run_row AS (
+    SELECT thread_id, user_id, agent_id FROM runs WHERE id = $1
+  ), usage_added AS (
+    INSERT INTO model_usage (id, run_id, thread_id, user_id, agent_id, model, purpose, input_tokens,
+                             output_tokens, cached_tokens)
+    SELECT $2, $1, run_row.thread_id, run_row.user_id, run_row.agent_id, $4, $3, $5,
+           $6, $7 FROM run_row
+    ON CONFLICT (id) DO NOTHING
+    RETURNING created_at, user_id, agent_id, model, input_tokens, output_tokens, cached_tokens
+  ), usage_daily AS (
+    INSERT INTO model_usage_daily AS d (day, user_id, agent_id, model, input_tokens, output_tokens,
+                                        cached_tokens, calls)
+    SELECT (created_at AT TIME ZONE 'UTC')::date, user_id, agent_id, model, input_tokens, output_tokens,
+           cached_tokens, 1 FROM usage_added
+    ON CONFLICT (day, user_id, agent_id, model) DO UPDATE SET input_tokens = d.input_tokens + EXCLUDED.input_tokens,
+           output_tokens = d.output_tokens + EXCLUDED.output_tokens,
+           cached_tokens = d.cached_tokens + EXCLUDED.cached_tokens, calls = d.calls + 1
+  )
+  SELECT created_at FROM usage_added;
 
 -- deleteUncheckpointedReplies
 DELETE FROM messages WHERE run_id = $1 AND role = 'assistant' AND NOT (id::text = ANY($2::text[]));

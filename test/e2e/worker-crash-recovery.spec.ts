@@ -131,6 +131,35 @@ describe('a worker killed with SIGKILL in the middle of a run', () => {
     const statuses = events.filter((e) => e.type === 'status').map((e) => e.payload.status);
     expect(statuses).toEqual(['queued', 'running', 'queued', 'running', 'completed']);
     expect(events.at(-1)).toMatchObject({ type: 'done', payload: { status: 'completed' } });
+
+    // Usage stays exact: the call the killed worker never recorded counts nothing, the first call and
+    // the one made again on resume count once each (one row per stored reply, one event per row).
+    const replies = (messages.body.items as { id: string; role: string }[])
+      .filter((m) => m.role === 'assistant')
+      .map((m) => m.id)
+      .sort();
+    const usage = await ctx.dataSource.query<{ id: string; input_tokens: number; output_tokens: number }[]>(
+      `SELECT id, input_tokens, output_tokens FROM model_usage WHERE run_id = $1 ORDER BY id`,
+      [runId],
+    );
+    expect(usage).toEqual(replies.map((id) => ({ id, input_tokens: 11, output_tokens: 7 })));
+    expect(events.filter((e) => e.type === 'usage')).toHaveLength(2);
+    const read = await ctx.http.get(`/api/runs/${runId}`).set(auth(user));
+    expect(read.body.token_usage).toEqual({
+      input_tokens: 22,
+      output_tokens: 14,
+      total_tokens: 36,
+      cached_tokens: 0,
+    });
+    const [daily] = await ctx.dataSource.query<{ calls: string }[]>(
+      `SELECT sum(calls) AS calls FROM model_usage_daily WHERE user_id = $1`,
+      [user.id],
+    );
+    const [rows] = await ctx.dataSource.query<{ calls: string }[]>(
+      `SELECT count(*) AS calls FROM model_usage WHERE user_id = $1`,
+      [user.id],
+    );
+    expect(daily.calls).toBe(rows.calls);
   });
 
   it('fails with runs.worker_lost when it has no claims left', async () => {

@@ -16,8 +16,11 @@ import { RunsCoreModule } from './runs-core.module.js';
 import { QuestionsController } from './questions/questions.controller.js';
 import { ApprovalsController } from './approvals/approvals.controller.js';
 import { SubagentsModule } from './subagents/subagents.module.js';
+import { UsageController } from './usage/usage.controller.js';
+import { UsageReports } from './usage/usage-reports.js';
+import { UsageService } from './usage/usage.service.js';
 
-/** API side of runs: create, read, cancel, stream, messages and state, and `agent-calls`. */
+/** API side of runs: create, read, cancel, stream, messages and state, token usage, and `agent-calls`. */
 @Module({
   imports: [RunsCoreModule, ThreadsModule, ArtifactsModule, SubagentsModule],
   controllers: [
@@ -26,6 +29,7 @@ import { SubagentsModule } from './subagents/subagents.module.js';
     AgentCallsController,
     QuestionsController,
     ApprovalsController,
+    UsageController,
   ],
   providers: [
     ActivatedSkillsReader,
@@ -36,6 +40,8 @@ import { SubagentsModule } from './subagents/subagents.module.js';
     RunEventStreams,
     RunStreamSlots,
     ThreadDeletionGuard,
+    UsageReports,
+    UsageService,
   ],
 })
 export class AgentRuntimeModule {}

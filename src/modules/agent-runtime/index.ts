@@ -4,6 +4,7 @@ import { MessageEntity } from './messages/message.entity.js';
 import { WaitingPointEntity } from './questions/waiting-point.entity.js';
 import { RunEntity } from './runs/run.entity.js';
 import { ThreadToolApprovalEntity } from './approvals/thread-tool-approval.entity.js';
+import { ModelUsageEntity } from './usage/model-usage.entity.js';
 
 /** The module's tables, for the central entity list (`src/entities.ts`) only. */
 export const AGENT_RUNTIME_ENTITIES = [
@@ -12,6 +13,7 @@ export const AGENT_RUNTIME_ENTITIES = [
   MessageEntity,
   WaitingPointEntity,
   ThreadToolApprovalEntity,
+  ModelUsageEntity,
 ];
 
 export { AgentRuntimeModule } from './agent-runtime.module.js';

@@ -52,11 +52,14 @@ describe('a run end to end: HTTP → BullMQ → worker → graph → tools → S
       'unavailable', // web_fetch: likewise
       'message',
       'tool_call',
+      'usage',
       'tool_result',
       'message',
       'tool_call',
+      'usage',
       'tool_result',
       'message',
+      'usage',
       'status', // completed
       'done',
     ]);
@@ -93,7 +96,12 @@ describe('a run end to end: HTTP → BullMQ → worker → graph → tools → S
     });
     expect(run.body.finished_at).not.toBeNull();
     // Each of the three model calls reported 11 + 7 tokens (the fake's usage); each is added once.
-    expect(run.body.token_usage).toEqual({ input_tokens: 33, output_tokens: 21, total_tokens: 54 });
+    expect(run.body.token_usage).toEqual({
+      input_tokens: 33,
+      output_tokens: 21,
+      total_tokens: 54,
+      cached_tokens: 0,
+    });
     const messages = await ctx.http.get(`/api/threads/${threadId}/messages`).set(auth(user));
     expect(messages.status).toBe(200);
     const items = messages.body.items as {

@@ -99,7 +99,7 @@ describe('execution lease fencing (service level)', () => {
         events: [{ type: 'message', payload: {} }],
         fence: { leaseToken: tokenA },
         message: { id: randomUUID(), threadId, runId, role: 'assistant', content: 'stale', toolCalls: null },
-        usage: { input_tokens: 5, output_tokens: 5, total_tokens: 10 },
+        usage: { model: 'stale-model', input_tokens: 5, output_tokens: 5, cached_tokens: 0 },
       }),
     ).rejects.toBeInstanceOf(LeaseLostError);
     // A message stored with the events that announce it (how the runtime records model and tool replies).

@@ -1,6 +1,18 @@
 import { type FakeReply, splitIntoPieces } from './fake-openai-script';
 
-const USAGE = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
+/** The usage object of a reply, as OpenAI sends it. */
+function usageOf(reply: FakeReply) {
+  const { prompt_tokens, completion_tokens, cached_tokens } = reply.usage ?? {
+    prompt_tokens: 11,
+    completion_tokens: 7,
+  };
+  return {
+    prompt_tokens,
+    completion_tokens,
+    total_tokens: prompt_tokens + completion_tokens,
+    ...(cached_tokens === undefined ? {} : { prompt_tokens_details: { cached_tokens } }),
+  };
+}
 
 interface ResolvedToolCall {
   id: string;
@@ -42,7 +54,7 @@ export function streamedChunks(
       chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   chunks.push(chunk({}, toolCalls.length > 0 ? 'tool_calls' : 'stop'));
-  if (includeUsage) chunks.push({ ...base, choices: [], usage: USAGE });
+  if (includeUsage) chunks.push({ ...base, choices: [], usage: usageOf(reply) });
   return chunks;
 }
 
@@ -66,6 +78,6 @@ export function completionBody(reply: FakeReply, model: string, requestNumber: n
     created: 0,
     model,
     choices: [{ index: 0, message, finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop' }],
-    usage: USAGE,
+    usage: usageOf(reply),
   };
 }

@@ -1,6 +1,15 @@
 /** One scripted model reply: plain text, or tool calls (with optional text before them). */
-export type FakeReply =
-  { readonly text: string } | { readonly text?: string; readonly toolCalls: readonly FakeToolCall[] };
+export type FakeReply = (
+  { readonly text: string } | { readonly text?: string; readonly toolCalls: readonly FakeToolCall[] }
+) & { readonly usage?: FakeUsage };
+
+/** The usage a reply reports (default 11 prompt, 7 completion tokens, no cached ones). */
+export interface FakeUsage {
+  readonly prompt_tokens: number;
+  readonly completion_tokens: number;
+  /** Reported as `prompt_tokens_details.cached_tokens`. */
+  readonly cached_tokens?: number;
+}
 
 export interface FakeToolCall {
   /** Defaults to `call_<n>`. */

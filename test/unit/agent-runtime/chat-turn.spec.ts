@@ -11,6 +11,7 @@ import {
   RetryingChatOpenAI,
   type FunctionTool,
 } from '../../../src/modules/agent-runtime/model/retrying-chat-openai';
+import { callUsageOf } from '../../../src/modules/agent-runtime/worker/session/model-call';
 
 const TOOLS: FunctionTool[] = [
   {
@@ -207,5 +208,38 @@ describe('RetryingChatOpenAI.streamTurn', () => {
     });
     await expect(read).rejects.toThrow('cancelled by the user');
     expect(texts).toEqual(['Hel']);
+  });
+});
+
+describe("a model call's usage row (callUsageOf)", () => {
+  it('takes input, output and cached tokens (prompt_tokens_details.cached_tokens) from the streamed answer', async () => {
+    const { model } = modelAnswering(STREAMS['usage with token details']);
+    const turn = await model.streamTurn(HISTORY, [], { onText: () => undefined });
+    expect(callUsageOf('gpt-x', turn.usage)).toEqual({
+      model: 'gpt-x',
+      input_tokens: 20,
+      output_tokens: 5,
+      cached_tokens: 12,
+    });
+  });
+
+  it('counts 0 cached tokens when the provider gives no details, and a call without usage as 0 tokens', async () => {
+    const { model } = modelAnswering(STREAMS['text in pieces, then usage in a chunk without choices']);
+    const turn = await model.streamTurn(HISTORY, [], { onText: () => undefined });
+    expect(callUsageOf('m', turn.usage)).toEqual({
+      model: 'm',
+      input_tokens: 11,
+      output_tokens: 7,
+      cached_tokens: 0,
+    });
+    const silent = modelAnswering(STREAMS['two tool calls, arguments and names split, the id sent once']);
+    const noUsage = await silent.model.streamTurn(HISTORY, TOOLS, { onText: () => undefined });
+    expect(noUsage.usage).toBeUndefined();
+    expect(callUsageOf('m', noUsage.usage)).toEqual({
+      model: 'm',
+      input_tokens: 0,
+      output_tokens: 0,
+      cached_tokens: 0,
+    });
   });
 });

@@ -35,6 +35,7 @@ const OWNER: Record<string, string> = {
   skills: 'modules/skills/skills.errors.ts',
   mcp: 'modules/mcp/mcp.errors.ts',
   subagents: 'modules/agent-runtime/subagents/subagents.errors.ts',
+  usage: 'modules/agent-runtime/usage/usage.errors.ts',
   knowledge: 'modules/knowledge/knowledge.errors.ts',
   sandbox: 'modules/sandbox/sandbox.errors.ts',
 };

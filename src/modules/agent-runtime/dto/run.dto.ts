@@ -50,10 +50,12 @@ export class RunErrorDto {
 export class TokenUsageDto {
   @ApiProperty() input_tokens: number;
   @ApiProperty() output_tokens: number;
-  @ApiProperty() total_tokens: number;
+  @ApiProperty({ description: 'input_tokens + output_tokens' }) total_tokens: number;
+  @ApiProperty({
+    description: 'Input tokens the provider read from its prompt cache (part of input_tokens).',
+  })
+  cached_tokens: number;
 }
-
-const NO_USAGE: TokenUsage = { input_tokens: 0, output_tokens: 0, total_tokens: 0 };
 
 export class RunDto {
   @ApiProperty() id: string;
@@ -64,9 +66,14 @@ export class RunDto {
   @ApiProperty() created_at: string;
   @ApiProperty({ nullable: true, type: String }) started_at: string | null;
   @ApiProperty({ nullable: true, type: String }) finished_at: string | null;
-  @ApiProperty({ type: TokenUsageDto }) token_usage: TokenUsage;
+  @ApiProperty({
+    type: TokenUsageDto,
+    description: "The run's own model calls summed (its subagent runs apart).",
+  })
+  token_usage: TokenUsage;
 
-  static from(run: RunEntity): RunDto {
+  /** `usage`: the run's agent calls summed (`UsageReports.runTotals`). */
+  static from(run: RunEntity, usage: TokenUsage): RunDto {
     return {
       id: run.id,
       thread_id: run.threadId,
@@ -76,7 +83,7 @@ export class RunDto {
       created_at: run.createdAt.toISOString(),
       started_at: run.startedAt?.toISOString() ?? null,
       finished_at: run.finishedAt?.toISOString() ?? null,
-      token_usage: run.tokenUsage ?? NO_USAGE,
+      token_usage: usage,
     };
   }
 }

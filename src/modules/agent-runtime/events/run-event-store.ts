@@ -3,7 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { preparedQueryIn } from '../../../database/prepared-query.js';
 import type { NewMessage } from '../messages/messages.repository.js';
 import { eventsOf, RunStore } from '../runs/run-store.js';
-import type { TokenUsage } from '../runs/run.entity.js';
+import type { ModelCallUsage } from '../usage/model-call-usage.js';
 import type { NewRunEvent, RunEvent } from './run-event.js';
 
 /** Who may append: the lease holder (its token is checked in the same statement) or any writer. */
@@ -21,8 +21,8 @@ export interface EventAppend {
    * holder only). A message already stored under its id, from a re-executed step, is kept as it is.
    */
   message?: NewMessage;
-  /** A model call's token usage, added to the run's in the same statement (with `message` only). */
-  usage?: TokenUsage;
+  /** A model call's usage, its `model_usage` row written in the same statement (with `message` only). */
+  usage?: ModelCallUsage;
 }
 
 /** Events per read of a replay. */

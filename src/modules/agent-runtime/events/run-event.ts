@@ -10,6 +10,8 @@ export const RUN_EVENT_TYPES = [
   'subagent',
   /** A component (an MCP server) left out of the run: `{component, server?, reason, code?, available: false}`. */
   'unavailable',
+  /** One model call's usage: `{model, input_tokens, output_tokens, cached_tokens}`. */
+  'usage',
   'error',
   'done',
 ] as const;

@@ -7,6 +7,7 @@ import { CommonErrors } from '../../../common/errors/index.js';
 import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
 import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
 import { RunEventStreams } from './run-event-streams.js';
+import { RUN_EVENT_TYPES } from './run-event.js';
 import { RunsErrorCode } from '../runs/runs.errors.js';
 
 function parseAfter(header: string | undefined, query: string | undefined): number {
@@ -30,6 +31,8 @@ export class RunEventsController {
     summary: 'Server-sent events of a run: replays after Last-Event-ID (or ?after=), then follows live',
     description:
       'Frames: `id: <seq>`, `event: <type>`, `data: {run_id, seq, type, payload, created_at}`; ends with `done`. ' +
+      `Types: ${RUN_EVENT_TYPES.join(', ')} (payloads in docs/api.md "Run events"; \`usage\`, one per model call: ` +
+      '{model, input_tokens, output_tokens, cached_tokens}). ' +
       'Heartbeat comments keep the connection open. Disconnecting never cancels the run. ' +
       'At most SSE_MAX_STREAMS_PER_USER streams per user at once (over every API process); one more is 429.',
   })

@@ -2,7 +2,8 @@ import { fromList, toLiteral } from './run-state-machine.js';
 import { ACTIVE_LIST, O_AHEAD_OF_R } from './thread-queue.js';
 
 /**
- * Every statement that writes `runs`, `run_events` or `messages`, each whole, with fixed placeholders
+ * Every statement that writes `runs`, `run_events` or `messages` (and `model_usage`, the usage of a
+ * model call, written with its reply), each whole, with fixed placeholders
  * (so each is a named prepared statement). The statuses come from the state machine's table. `RunStore`
  * runs them; `test/unit/agent-runtime/run-sql-snapshot.spec.ts` renders them into
  * `docs/sql/run-statements.sql`, where a reviewer reads the SQL that runs and sees it change.
@@ -50,29 +51,50 @@ const insertMessage = (from: string, first: number) => {
 const EVENT_COLUMNS = `e.run_id AS event_run_id, e.seq AS event_seq, e.type AS event_type, e.payload AS event_payload,
          e.created_at AS event_created_at`;
 
-/** The token usage ($first: input, output, total) added to the run's. */
-const addTokenUsage = (first: number) => `token_usage = jsonb_build_object(
-      'input_tokens', coalesce((token_usage->>'input_tokens')::int, 0) + $${first},
-      'output_tokens', coalesce((token_usage->>'output_tokens')::int, 0) + $${first + 1},
-      'total_tokens', coalesce((token_usage->>'total_tokens')::int, 0) + $${first + 2})`;
+/**
+ * A model call's usage row (`model_usage`): id `call` (unique: a call recorded again inserts nothing),
+ * run `run`, purpose `purpose`, and `$first`… model, input, output and cached tokens, the thread, user and
+ * agent taken from `from` (a row of the run); then, only if the row was new, the call added to its
+ * day's roll-up (`model_usage_daily`, UTC days), so both hold every call exactly once.
+ */
+const insertUsage = (from: string, run: string, call: string, purpose: string, first: number) => {
+  const [model, input, output, cached] = [0, 1, 2, 3].map((offset) => `$${first + offset}`);
+  return `usage_added AS (
+    INSERT INTO model_usage (id, run_id, thread_id, user_id, agent_id, model, purpose, input_tokens,
+                             output_tokens, cached_tokens)
+    SELECT ${call}, ${run}, ${from}.thread_id, ${from}.user_id, ${from}.agent_id, ${model}, ${purpose}, ${input},
+           ${output}, ${cached} FROM ${from}
+    ON CONFLICT (id) DO NOTHING
+    RETURNING created_at, user_id, agent_id, model, input_tokens, output_tokens, cached_tokens
+  ), usage_daily AS (
+    INSERT INTO model_usage_daily AS d (day, user_id, agent_id, model, input_tokens, output_tokens,
+                                        cached_tokens, calls)
+    SELECT (created_at AT TIME ZONE 'UTC')::date, user_id, agent_id, model, input_tokens, output_tokens,
+           cached_tokens, 1 FROM usage_added
+    ON CONFLICT (day, user_id, agent_id, model) DO UPDATE SET input_tokens = d.input_tokens + EXCLUDED.input_tokens,
+           output_tokens = d.output_tokens + EXCLUDED.output_tokens,
+           cached_tokens = d.cached_tokens + EXCLUDED.cached_tokens, calls = d.calls + 1
+  )`;
+};
 
 /**
  * A lease holder's events ($1 run, $2 types, $3 payloads, $4 lease) with the message they announce
- * ($5…$12), and with `usageSet` more of the run row: the CTEs a checkpoint's statement takes as its
- * companion (`run_seq` has a row only under the lease).
+ * ($5…$12), and `more` CTEs after them: the CTEs a checkpoint's statement takes as its companion
+ * (`run_seq` has a row only under the lease).
  */
-const fencedRecordCtes = (usageSet: string) => `run_seq AS (
-    UPDATE runs SET last_event_seq = last_event_seq + cardinality($2::text[])${usageSet}
+const fencedRecordCtes = (more: string) => `run_seq AS (
+    UPDATE runs SET last_event_seq = last_event_seq + cardinality($2::text[])
      WHERE id = $1 AND lease_token = $4
-     RETURNING last_event_seq
+     RETURNING last_event_seq, thread_id, user_id, agent_id
   ), run_message AS (
     ${insertMessage('run_seq', 5)}
   ), run_events_added AS (
     ${insertEvents('run_seq', '$1', '$2', '$3')}
-  )`;
+  )${more}`;
 
 const RECORD_CTES = fencedRecordCtes('');
-const REPLY_CTES = fencedRecordCtes(`, ${addTokenUsage(13)}`);
+/** A model's reply: the record, and the call's usage ($13…$16) keyed by the reply's message id ($5). */
+const REPLY_CTES = fencedRecordCtes(`, ${insertUsage('run_seq', '$1', '$5', `'agent'`, 13)}`);
 const ADDED_EVENTS = `SELECT run_id, seq, type, payload, created_at FROM run_events_added`;
 
 export const RUN_SQL = {
@@ -222,7 +244,7 @@ export const RUN_SQL = {
   /** Events of run $1 by the holder of lease $4, with the message they announce ($5…$12). */
   appendRecord: `WITH ${RECORD_CTES} ${ADDED_EVENTS}`,
 
-  /** `appendRecord` with the model call's token usage ($13…$15). */
+  /** `appendRecord` with the model call's usage row ($13 model, $14 input, $15 output, $16 cached tokens). */
   appendReply: `WITH ${REPLY_CTES} ${ADDED_EVENTS}`,
 
   /** `appendRecord`'s CTEs for a checkpoint's statement (`CheckpointCompanion`). */
@@ -232,8 +254,19 @@ export const RUN_SQL = {
   replyCompanion: REPLY_CTES,
 
   /**
+   * A model call made for run $1 outside its agent's steps (purpose $3: `summary`, `title`), id $2,
+   * $4 model, $5…$7 input, output and cached tokens; nothing when $2 is recorded already. Returns the
+   * row when it was added.
+   */
+  recordModelUsage: `WITH run_row AS (
+    SELECT thread_id, user_id, agent_id FROM runs WHERE id = $1
+  ), ${insertUsage('run_row', '$1', '$2', '$3', 4)}
+  SELECT created_at FROM usage_added`,
+
+  /**
    * Assistant messages of run $1 that its checkpoint does not hold (ids not in $2): a lost worker stored
-   * them for model calls that are made again. Tool results are kept (their ids are reused).
+   * them for model calls that are made again. Tool results are kept (their ids are reused), and so are
+   * the calls' `model_usage` rows: those calls were made and paid for.
    */
   deleteUncheckpointedReplies: `DELETE FROM messages WHERE run_id = $1 AND role = 'assistant' AND NOT (id::text = ANY($2::text[]))`,
 } as const;

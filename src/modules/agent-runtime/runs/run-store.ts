@@ -9,7 +9,8 @@ import type { NewMessage } from '../messages/messages.repository.js';
 import type { RunConfigSnapshot } from '../assembly/run-config-snapshot.js';
 import { RUN_SQL, type RunStatement } from './run-sql.js';
 import type { RunStatus } from './run-status.js';
-import { RunEntity, type RunError, type TokenUsage } from './run.entity.js';
+import { RunEntity, type RunError } from './run.entity.js';
+import type { ModelCallUsage, ModelUsagePurpose } from '../usage/model-call-usage.js';
 import type { QueuedRun } from './runs.repository.js';
 
 /** A new run's row, as run creation decides it; the status (`queued`) and times are the store's. */
@@ -89,19 +90,36 @@ const messageValues = (m: NewMessage) => [
   m.name ?? null,
 ];
 
-const usageValues = (usage: TokenUsage) => [usage.input_tokens, usage.output_tokens, usage.total_tokens];
+const usageValues = (usage: ModelCallUsage) => [
+  usage.model,
+  usage.input_tokens,
+  usage.output_tokens,
+  usage.cached_tokens,
+];
 
-/** A record of the lease holder: events, the message they announce, and a model call's usage. */
+/**
+ * A record of the lease holder: events, the message they announce, and, for a model's reply, the call's
+ * usage (its `model_usage` row takes the message's id).
+ */
 export interface RunRecord {
   runId: string;
   events: readonly NewRunEvent[];
   leaseToken: string;
   message: NewMessage;
-  usage?: TokenUsage;
+  usage?: ModelCallUsage;
+}
+
+/** A model call of a run made outside its agent's steps (`RunStore.recordModelUsage`). */
+export interface SideModelCall {
+  runId: string;
+  /** The call's own id: recording it again adds nothing. */
+  callId: string;
+  purpose: Exclude<ModelUsagePurpose, 'agent'>;
+  usage: ModelCallUsage;
 }
 
 /**
- * The one owner of the statements on `runs`, `run_events` and `messages` writes (`run-sql.ts`): one
+ * The one owner of the statements on `runs`, `run_events`, `messages` and `model_usage` writes (`run-sql.ts`): one
  * method per statement. A method given a manager runs in that manager's transaction. It applies; what
  * a change means (and what follows it) is `RunTransitions`'.
  */
@@ -321,6 +339,16 @@ export class RunStore {
       holds: 'EXISTS (SELECT 1 FROM run_seq)',
       rows: 'SELECT run_id, seq, type, payload, created_at FROM run_events_added',
     };
+  }
+
+  /**
+   * The usage of a model call made for the run outside its agent's steps (a summary for context
+   * compression, a title), with its day's roll-up, in one statement. False when `callId` was recorded
+   * already (nothing added) or the run does not exist.
+   */
+  async recordModelUsage({ runId, callId, purpose, usage }: SideModelCall): Promise<boolean> {
+    const rows = await this.query('recordModelUsage', [runId, callId, purpose, ...usageValues(usage)]);
+    return rows.length > 0;
   }
 
   async deleteUncheckpointedReplies(runId: string, checkpointedIds: readonly string[]): Promise<void> {

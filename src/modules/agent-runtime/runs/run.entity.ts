@@ -8,10 +8,12 @@ export interface RunError {
   details?: Record<string, unknown>;
 }
 
+/** A run's token usage: the sum of its agent's model calls (`model_usage`, purpose `agent`). */
 export interface TokenUsage {
   input_tokens: number;
   output_tokens: number;
   total_tokens: number;
+  cached_tokens: number;
 }
 
 /**
@@ -99,8 +101,12 @@ export class RunEntity {
   @Column({ type: 'jsonb', nullable: true })
   error: RunError | null;
 
+  /**
+   * What runs counted before `model_usage` existed ({input_tokens, output_tokens, total_tokens}); no
+   * longer written. Its migration copied it into `model_usage`, which `token_usage` is read from.
+   */
   @Column({ type: 'jsonb', nullable: true })
-  tokenUsage: TokenUsage | null;
+  tokenUsage: Omit<TokenUsage, 'cached_tokens'> | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

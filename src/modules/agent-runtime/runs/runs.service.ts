@@ -18,6 +18,7 @@ import { RunsErrors } from './runs.errors.js';
 import { RunsRepository } from './runs.repository.js';
 import { WaitingPointDto } from '../questions/waiting-point.dto.js';
 import { WaitingPoints } from '../questions/waiting-points.js';
+import { UsageReports } from '../usage/usage-reports.js';
 
 export const streamUrlOf = (runId: string) => `/api/runs/${runId}/events`;
 
@@ -33,6 +34,7 @@ export class RunsService {
     private readonly messages: MessagesRepository,
     private readonly artifacts: ArtifactsService,
     private readonly waitingPoints: WaitingPoints,
+    private readonly usage: UsageReports,
   ) {}
 
   async create(user: AuthenticatedUser, threadId: string, input: CreateRunDto): Promise<RunAcceptedDto> {
@@ -65,13 +67,18 @@ export class RunsService {
   }
 
   async get(user: AuthenticatedUser, runId: string): Promise<RunDto> {
-    return RunDto.from(await this.getOwned(user, runId));
+    return this.dtoOf(await this.getOwned(user, runId));
+  }
+
+  private async dtoOf(run: RunEntity): Promise<RunDto> {
+    const usage = await this.usage.runTotals([run.id]);
+    return RunDto.from(run, usage.get(run.id)!);
   }
 
   async cancel(user: AuthenticatedUser, runId: string): Promise<RunDto> {
     const run = await this.getOwned(user, runId);
     await this.cancellation.cancel(run);
-    return RunDto.from(await this.getOwned(user, runId));
+    return this.dtoOf(await this.getOwned(user, runId));
   }
 
   async messagesOf(user: AuthenticatedUser, threadId: string, query: PageQueryDto): Promise<MessagePageDto> {
@@ -92,7 +99,7 @@ export class RunsService {
     const artifacts = await this.artifacts.listForThread(threadId, user.id);
     const waiting = active?.status === 'waiting' ? await this.waitingPoints.open(active.id) : null;
     return {
-      active_run: active === undefined ? null : RunDto.from(active),
+      active_run: active === undefined ? null : await this.dtoOf(active),
       ...(waiting === null ? {} : { waiting_point: WaitingPointDto.from(waiting) }),
       artifacts: artifacts.map((a) => ({
         path: a.path,

@@ -1,4 +1,4 @@
-import { AIMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, SystemMessage, type BaseMessage, type UsageMetadata } from '@langchain/core/messages';
 import { randomUUID } from 'node:crypto';
 import { DeltaBatcher } from '../../events/delta-batcher.js';
 import type { NewRunEvent } from '../../events/run-event.js';
@@ -6,11 +6,12 @@ import { repairDanglingToolCalls } from '../../graph/repair-history.js';
 import type { MessageToolCall } from '../../messages/message.entity.js';
 import type { ChatTurn } from '../../model/chat-turn.js';
 import { systemPromptOf } from '../../subagents/subagent-prompt.js';
+import type { ModelCallUsage } from '../../usage/model-call-usage.js';
 import type { SessionScope } from './session-scope.js';
 
 /**
  * One model call: the tools visible now are bound, the reply is streamed as batched `message_delta`
- * events, then the assistant message, its tool calls and the token usage are recorded (lease-fenced).
+ * events, then the assistant message, its tool calls and the call's usage are recorded (lease-fenced).
  */
 export async function callModel(scope: SessionScope, history: BaseMessage[]): Promise<AIMessage> {
   scope.safePoint();
@@ -60,9 +61,11 @@ async function recordAssistant(
     scope.invalidArgs.set(id, invalid.args ?? '');
     toolCalls.push({ id, name: invalid.name ?? 'unknown', args: {} });
   }
-  const { content, usage } = turn;
-  // Stored with the checkpoint of this step (the reply is in it), the call's token usage added to the
-  // run's in the same statement: all written together or not at all.
+  const { content } = turn;
+  const usage = callUsageOf(scope.init.model.model, turn.usage);
+  // Stored with the checkpoint of this step (the reply is in it), the call's usage row and `usage` event
+  // in the same statement: all written together or not at all, and a reply stored again under its
+  // message id adds no second usage row.
   await scope.emitWithCheckpoint(
     [
       ...(lastDelta === ''
@@ -81,6 +84,7 @@ async function recordAssistant(
         type: 'tool_call',
         payload: { tool_call_id: call.id, name: call.name, args: call.args },
       })),
+      { type: 'usage', payload: { ...usage } },
     ],
     {
       id: messageId,
@@ -96,6 +100,20 @@ async function recordAssistant(
     id: messageId,
     content,
     tool_calls: toolCalls.map((call) => ({ ...call, type: 'tool_call' as const })),
-    usage_metadata: usage,
+    usage_metadata: turn.usage,
   });
+}
+
+/**
+ * The provider's figures for one call (LangChain's `usage_metadata`, read from the streamed answer:
+ * `prompt_tokens`, `completion_tokens`, and `prompt_tokens_details.cached_tokens` as `cache_read`).
+ * A provider that reported none still made a call: it is counted, with zero tokens.
+ */
+export function callUsageOf(model: string, usage: UsageMetadata | undefined): ModelCallUsage {
+  return {
+    model,
+    input_tokens: usage?.input_tokens ?? 0,
+    output_tokens: usage?.output_tokens ?? 0,
+    cached_tokens: usage?.input_token_details?.cache_read ?? 0,
+  };
 }

@@ -9,7 +9,7 @@ import type { NewRunEvent } from '../../events/run-event.js';
 import type { MessagesRepository, NewMessage } from '../../messages/messages.repository.js';
 import type { WaitingPoints } from '../../questions/waiting-points.js';
 import type { RetryingChatOpenAI } from '../../model/retrying-chat-openai.js';
-import type { TokenUsage } from '../../runs/run.entity.js';
+import type { ModelCallUsage } from '../../usage/model-call-usage.js';
 
 export type ModelToolCall = NonNullable<AIMessage['tool_calls']>[number];
 
@@ -99,7 +99,11 @@ export class SessionScope {
    * under the lease (one round trip and one commit for both). Stored at once when another record
    * already waits for that checkpoint.
    */
-  async emitWithCheckpoint(events: NewRunEvent[], message: NewMessage, usage?: TokenUsage): Promise<void> {
+  async emitWithCheckpoint(
+    events: NewRunEvent[],
+    message: NewMessage,
+    usage?: ModelCallUsage,
+  ): Promise<void> {
     const { runId, threadId, leaseToken } = this.init;
     const companion = this.deps.events.checkpointCompanion({ runId, events, leaseToken, message, usage });
     if (!this.deps.checkpoints.attach(threadId, companion)) await companion.storeAlone();
