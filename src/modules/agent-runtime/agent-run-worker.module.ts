@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/index.js';
 import { ThreadsModule } from '../threads/index.js';
 import { ToolsModule } from '../tools/index.js';
+import { WorkspaceModule } from '../workspace/index.js';
 import { RunApprovalLoader } from './approvals/run-approval-loader.js';
 import { RunContextPreparer } from './assembly/run-context-preparer.js';
 import { ToolAssembler } from './assembly/tool-assembler.js';
@@ -35,6 +36,8 @@ import { ToolEventsToRunEvents } from './worker/tool-events-to-run-events.js';
     AgentsModule,
     ThreadsModule,
     SubagentsModule,
+    // The summaries of compressed histories are saved in the thread's workdir.
+    WorkspaceModule,
   ],
   providers: [
     Checkpointer,

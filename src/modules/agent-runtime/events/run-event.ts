@@ -10,6 +10,8 @@ export const RUN_EVENT_TYPES = [
   'subagent',
   /** A component (an MCP server) left out of the run: `{component, server?, reason, code?, available: false}`. */
   'unavailable',
+  /** The thread's history was compressed to fit the model: `{status, tokens_before, tokens_after?}`. */
+  'context_compression',
   'error',
   'done',
 ] as const;

@@ -1,0 +1,131 @@
+import type { BaseMessage, UsageMetadata } from '@langchain/core/messages';
+import { Logger } from '@nestjs/common';
+import { chooseCut, historyUnits, splitAt } from '../../context/history-units.js';
+import { withShortOldResults } from '../../context/request-view.js';
+import { summaryMessage } from '../../context/summary-message.js';
+import { summarize } from '../../context/summarizer.js';
+import { tokenCounterFor, type TokenCounter } from '../../context/token-estimate.js';
+import type { FunctionTool } from '../../model/retrying-chat-openai.js';
+import { RunsErrors } from '../../runs/runs.errors.js';
+import { RunStoppedError, type SessionScope } from './session-scope.js';
+
+/** What a model call sends, and the history that replaces the graph state's when it was summarized. */
+export interface FittedContext {
+  /** The history as the model is shown it (the system prompt apart). */
+  shown: BaseMessage[];
+  /** The thread's new history (a summary, then the turns kept), or null when it was not summarized. */
+  compacted: BaseMessage[] | null;
+  /**
+   * The summary call's provider usage: the seam where it is to be recorded (purpose "summary"); the
+   * run's token usage does not include it.
+   */
+  summaryUsage?: UsageMetadata;
+}
+
+/** After a summary the kept turns take at most this share of the room the threshold leaves them. */
+const KEPT_SHARE = 0.5;
+/** Characters per token assumed for the transcript a summary request may hold. */
+const TRANSCRIPT_CHARS_PER_TOKEN = 3;
+
+/** Its lines carry the run's log fields (`RunLogContext`). */
+const logger = new Logger('ContextFit');
+
+/**
+ * Fits a model request into the model's context window. Under `CONTEXT_COMPRESSION_RATIO` of the
+ * window it goes as it is. Above, long tool results of earlier turns are shortened in what is sent;
+ * if it is still above, the oldest turns are summarized by the model into one message that replaces
+ * them in the thread's graph state (`compacted`), the full text saved under `.summaries/`. `force`
+ * (the provider refused the request as too long) summarizes whatever the estimate says. A failed
+ * summary leaves the history as it was: the request goes as it is when it fits the window, otherwise
+ * the run fails with `runs.context_overflow`.
+ */
+export async function fitContext(
+  scope: SessionScope,
+  history: BaseMessage[],
+  system: BaseMessage[],
+  tools: FunctionTool[],
+  options: { force: boolean },
+): Promise<FittedContext> {
+  const { model, context } = scope.init;
+  const counter = tokenCounterFor(model.model);
+  const count = (messages: BaseMessage[]) => counter.request([...system, ...messages], tools);
+  const threshold = context.compressAboveTokens;
+  if (!options.force && counter.upperBound([...system, ...history], tools) <= threshold)
+    return { shown: history, compacted: null };
+  const before = count(history);
+  if (!options.force && before <= threshold) return { shown: history, compacted: null };
+
+  const shortened = withShortOldResults(history) ?? history;
+  const shortenedTokens = shortened === history ? before : count(shortened);
+  if (!options.force && shortenedTokens <= threshold) return { shown: shortened, compacted: null };
+
+  const fixed = counter.request(system, tools);
+  const split = splitForSummary(counter, history, shortened, Math.max(0, (threshold - fixed) * KEPT_SHARE));
+  const proceedAsIs = (): FittedContext => {
+    if (shortenedTokens <= context.windowTokens && !options.force)
+      return { shown: shortened, compacted: null };
+    throw RunsErrors.contextOverflow({
+      tokens: shortenedTokens,
+      window_tokens: context.windowTokens,
+      model: model.model,
+    });
+  };
+  if (split === null) return proceedAsIs();
+
+  await scope.emit([{ type: 'context_compression', payload: { status: 'started', tokens_before: before } }]);
+  let compacted: BaseMessage[];
+  let usage: UsageMetadata | undefined;
+  try {
+    const replaced = split.summarized.flat();
+    const summary = await summarize(model, replaced, {
+      maxTranscriptChars: Math.max(1000, (context.windowTokens - fixed) * TRANSCRIPT_CHARS_PER_TOKEN * 0.8),
+      signal: scope.init.signal,
+    });
+    usage = summary.usage;
+    const message = summaryMessage(summary.text, replaced, scope.init.runId);
+    compacted = [message, ...(split.latestUser === null ? [] : [split.latestUser]), ...split.kept.flat()];
+    await saveSummaryFile(scope, message.id!, summary.text);
+  } catch (error) {
+    if (scope.init.signal.aborted || error instanceof RunStoppedError) throw error;
+    logger.warn({ err: error }, 'the history could not be summarized');
+    await scope.emit([{ type: 'context_compression', payload: { status: 'failed', tokens_before: before } }]);
+    return proceedAsIs();
+  }
+  const shown = withShortOldResults(compacted) ?? compacted;
+  const after = count(shown);
+  await scope.emit([
+    {
+      type: 'context_compression',
+      payload: { status: 'completed', tokens_before: before, tokens_after: after },
+    },
+  ]);
+  if (after > context.windowTokens)
+    throw RunsErrors.contextOverflow({
+      tokens: after,
+      window_tokens: context.windowTokens,
+      model: model.model,
+    });
+  return { shown, compacted, ...(usage === undefined ? {} : { summaryUsage: usage }) };
+}
+
+/** Where to cut: counted on what is sent (shortened results), cut in the history itself. */
+function splitForSummary(
+  counter: TokenCounter,
+  history: BaseMessage[],
+  shortened: BaseMessage[],
+  budget: number,
+) {
+  const units = historyUnits(history);
+  const shownUnits = historyUnits(shortened);
+  const tokens = new Map(
+    units.map((unit, i) => [unit, shownUnits[i].reduce((n, m) => n + counter.message(m), 0)]),
+  );
+  const cut = chooseCut(units, (unit) => tokens.get(unit as BaseMessage[]) ?? 0, budget);
+  return cut === null ? null : splitAt(units, cut);
+}
+
+async function saveSummaryFile(scope: SessionScope, summaryId: string, text: string): Promise<void> {
+  const { user, workdir } = scope.init.toolContext;
+  const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${summaryId}`;
+  await scope.deps.summaries.save(user, workdir, name, text);
+}
