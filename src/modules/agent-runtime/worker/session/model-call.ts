@@ -10,7 +10,7 @@ import type { FunctionTool } from '../../model/retrying-chat-openai.js';
 import { tokenCounterFor } from '../../context/token-estimate.js';
 import { RunsErrors } from '../../runs/runs.errors.js';
 import { DomainError } from '../../../../common/errors/index.js';
-import { fitContext } from './context-fit.js';
+import { fitContext, type ContextFitPorts } from '../../context/fit-context.js';
 import { systemPromptOf } from '../../subagents/subagent-prompt.js';
 import type { SessionScope } from './session-scope.js';
 
@@ -39,7 +39,8 @@ export async function callModel(scope: SessionScope, history: BaseMessage[]): Pr
   const prompt = systemPromptOf(snapshot);
   const system = prompt === '' ? [] : [new SystemMessage(prompt)];
   // The summary call's usage (`fitted.summaryUsage`) is where a "summary" usage record would be taken.
-  let fitted = await fitContext(scope, repaired, system, tools, { force: false });
+  const ports = contextPortsOf(scope);
+  let fitted = await fitContext(ports, repaired, system, tools, { force: false });
   const messageId = randomUUID();
   let streamed: StreamedTurn;
   try {
@@ -47,7 +48,7 @@ export async function callModel(scope: SessionScope, history: BaseMessage[]): Pr
   } catch (error) {
     if (!isContextOverflow(error)) throw error;
     scope.safePoint();
-    fitted = await fitContext(scope, fitted.compacted ?? repaired, system, tools, { force: true });
+    fitted = await fitContext(ports, fitted.compacted ?? repaired, system, tools, { force: true });
     streamed = await streamReply(scope, messageId, [...system, ...fitted.shown], tools).catch((again) => {
       if (!isContextOverflow(again)) throw again;
       throw RunsErrors.contextOverflow({
@@ -61,6 +62,19 @@ export async function callModel(scope: SessionScope, history: BaseMessage[]): Pr
   scope.safePoint();
   const reply = await recordAssistant(scope, messageId, streamed.turn, streamed.lastDelta);
   return { reply, compacted: fitted.compacted };
+}
+
+/** A run's context ports: its model and limits, its lease-fenced events, its thread's workdir. */
+function contextPortsOf(scope: SessionScope): ContextFitPorts {
+  const { model, context, signal, runId, toolContext } = scope.init;
+  return {
+    model,
+    context,
+    signal,
+    runId,
+    emit: (events) => scope.emit(events),
+    saveSummary: (name, text) => scope.deps.summaries.save(toolContext.user, toolContext.workdir, name, text),
+  };
 }
 
 const isContextOverflow = (error: unknown) =>

@@ -1,13 +1,27 @@
 import type { BaseMessage, UsageMetadata } from '@langchain/core/messages';
 import { Logger } from '@nestjs/common';
-import { chooseCut, historyUnits, splitAt } from '../../context/history-units.js';
-import { withShortOldResults } from '../../context/request-view.js';
-import { summaryMessage } from '../../context/summary-message.js';
-import { summarize } from '../../context/summarizer.js';
-import { tokenCounterFor, type TokenCounter } from '../../context/token-estimate.js';
-import type { FunctionTool } from '../../model/retrying-chat-openai.js';
-import { RunsErrors } from '../../runs/runs.errors.js';
-import { RunStoppedError, type SessionScope } from './session-scope.js';
+import type { NewRunEvent } from '../events/run-event.js';
+import type { FunctionTool, RetryingChatOpenAI } from '../model/retrying-chat-openai.js';
+import { RunsErrors } from '../runs/runs.errors.js';
+import type { ContextLimits } from './context-limits.js';
+import { chooseCut, historyUnits, splitAt } from './history-units.js';
+import { withShortOldResults } from './request-view.js';
+import { summaryMessage } from './summary-message.js';
+import { summarize } from './summarizer.js';
+import { tokenCounterFor, type TokenCounter } from './token-estimate.js';
+
+/** What fitting a request needs from its caller (a run's session, or a compaction on request). */
+export interface ContextFitPorts {
+  model: RetryingChatOpenAI;
+  context: ContextLimits;
+  signal: AbortSignal;
+  /** The run the summary is made in, or null. */
+  runId: string | null;
+  /** `context_compression` events (the lease holder's emit in a run). */
+  emit(events: NewRunEvent[]): Promise<unknown>;
+  /** Saves a summary's full text under the thread workdir's `.summaries/<name>.md`. */
+  saveSummary(name: string, text: string): Promise<unknown>;
+}
 
 /** What a model call sends, and the history that replaces the graph state's when it was summarized. */
 export interface FittedContext {
@@ -40,13 +54,13 @@ const logger = new Logger('ContextFit');
  * the run fails with `runs.context_overflow`.
  */
 export async function fitContext(
-  scope: SessionScope,
+  ports: ContextFitPorts,
   history: BaseMessage[],
   system: BaseMessage[],
   tools: FunctionTool[],
   options: { force: boolean },
 ): Promise<FittedContext> {
-  const { model, context } = scope.init;
+  const { model, context } = ports;
   const counter = tokenCounterFor(model.model);
   const count = (messages: BaseMessage[]) => counter.request([...system, ...messages], tools);
   const threshold = context.compressAboveTokens;
@@ -72,28 +86,28 @@ export async function fitContext(
   };
   if (split === null) return proceedAsIs();
 
-  await scope.emit([{ type: 'context_compression', payload: { status: 'started', tokens_before: before } }]);
+  await ports.emit([{ type: 'context_compression', payload: { status: 'started', tokens_before: before } }]);
   let compacted: BaseMessage[];
   let usage: UsageMetadata | undefined;
   try {
     const replaced = split.summarized.flat();
     const summary = await summarize(model, replaced, {
       maxTranscriptChars: Math.max(1000, (context.windowTokens - fixed) * TRANSCRIPT_CHARS_PER_TOKEN * 0.8),
-      signal: scope.init.signal,
+      signal: ports.signal,
     });
     usage = summary.usage;
-    const message = summaryMessage(summary.text, replaced, scope.init.runId);
+    const message = summaryMessage(summary.text, replaced, ports.runId);
     compacted = [message, ...(split.latestUser === null ? [] : [split.latestUser]), ...split.kept.flat()];
-    await saveSummaryFile(scope, message.id!, summary.text);
+    await ports.saveSummary(`${new Date().toISOString().replace(/[:.]/g, '-')}-${message.id}`, summary.text);
   } catch (error) {
-    if (scope.init.signal.aborted || error instanceof RunStoppedError) throw error;
+    if (ports.signal.aborted) throw error;
     logger.warn({ err: error }, 'the history could not be summarized');
-    await scope.emit([{ type: 'context_compression', payload: { status: 'failed', tokens_before: before } }]);
+    await ports.emit([{ type: 'context_compression', payload: { status: 'failed', tokens_before: before } }]);
     return proceedAsIs();
   }
   const shown = withShortOldResults(compacted) ?? compacted;
   const after = count(shown);
-  await scope.emit([
+  await ports.emit([
     {
       type: 'context_compression',
       payload: { status: 'completed', tokens_before: before, tokens_after: after },
@@ -122,10 +136,4 @@ function splitForSummary(
   );
   const cut = chooseCut(units, (unit) => tokens.get(unit as BaseMessage[]) ?? 0, budget);
   return cut === null ? null : splitAt(units, cut);
-}
-
-async function saveSummaryFile(scope: SessionScope, summaryId: string, text: string): Promise<void> {
-  const { user, workdir } = scope.init.toolContext;
-  const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${summaryId}`;
-  await scope.deps.summaries.save(user, workdir, name, text);
 }
