@@ -21,6 +21,8 @@ import { RunLogContext } from './worker/run-log-context.js';
 import { RunReconciler } from './worker/run-reconciler.js';
 import { RunSnapshotAndTools } from './worker/run-snapshot-and-tools.js';
 import { ToolEventsToRunEvents } from './worker/tool-events-to-run-events.js';
+import { ThreadCompactionProcessor } from './worker/thread-compaction.processor.js';
+import { ThreadCompactor } from './worker/thread-compactor.js';
 
 /**
  * Worker side of runs: the `agent-runs` consumer, the executor (assembly, graph, checkpointer, model,
@@ -54,6 +56,8 @@ import { ToolEventsToRunEvents } from './worker/tool-events-to-run-events.js';
     RunLogContext,
     AgentRunsProcessor,
     RunReconciler,
+    ThreadCompactor,
+    ThreadCompactionProcessor,
   ],
 })
 export class AgentRunWorkerModule {}

@@ -3,7 +3,7 @@ import { SUMMARY_PROMPT_MARKER } from '../../../src/modules/agent-runtime/contex
 import type { FakeRouter } from '../../support/fake-openai/fake-openai-server';
 import type { RecordedRequest } from '../../support/fake-openai/fake-openai-script';
 import { unansweredToolCalls } from '../../support/runs/model-requests';
-import { runRow, storedEvents } from '../../support/runs/run-event-rows';
+import { eventually, runRow, storedEvents } from '../../support/runs/run-event-rows';
 import { auth, newThread, startRun, waitForStatus, isTerminal } from '../../support/runs/run-helpers';
 import { startRuntime, type RuntimeContext } from '../../support/runs/runtime-context';
 import type { TestContext, TestUser } from '../../support/test-app';
@@ -145,7 +145,7 @@ describe('context compression of long threads', () => {
     const { ctx, fake } = runtime;
     fake.route(modelRouter(summarizing));
     const threadId = await newThread(ctx, user);
-    const notes = Array.from({ length: 120 }, (_, i) => `line ${i}: ${'the notes go on '.repeat(3)}`).join(
+    const notes = Array.from({ length: 60 }, (_, i) => `line ${i}: ${'the notes go on '.repeat(3)}`).join(
       '\n',
     );
     const upload = await ctx.http
@@ -168,7 +168,7 @@ describe('context compression of long threads', () => {
       expect(result).toContain('characters of this earlier tool result left out');
       expect(result.length).toBeLessThan(1200);
     }
-    expect(results[3]).toContain('line 119');
+    expect(results[3]).toContain('line 59');
     expect(results[3]).not.toContain('left out');
     expectPairsKept(last);
     const stored = await ctx.dataSource.query<{ content: string }[]>(
@@ -176,7 +176,7 @@ describe('context compression of long threads', () => {
       [threadId],
     );
     expect(stored).toHaveLength(4);
-    for (const row of stored) expect(row.content).toContain('line 119');
+    for (const row of stored) expect(row.content).toContain('line 59');
   }, 60_000);
 
   it('compresses and retries once when the provider says the request is too long', async () => {
@@ -220,6 +220,89 @@ describe('context compression of long threads', () => {
     expect((await runRow(ctx, runId)).error?.code).toBe('runs.context_overflow');
     // One refusal, one summary, one retry: no more.
     expect(fake.requests.slice(from).map((r) => isSummaryRequest(r.body))).toEqual([false, true, false]);
+  }, 60_000);
+});
+
+describe('POST /api/threads/:id/compact', () => {
+  let runtime: RuntimeContext;
+  let owner: TestUser;
+  let other: TestUser;
+
+  beforeAll(async () => {
+    runtime = await startRuntime({ MODEL_CONTEXT_TOKENS_FAKE_MODEL: '12000' });
+    owner = await runtime.ctx.newUser();
+    other = await runtime.ctx.newUser();
+  });
+
+  afterAll(() => runtime.close());
+
+  const compact = (user: TestUser, threadId: string) =>
+    runtime.ctx.http.post(`/api/threads/${threadId}/compact`).set(auth(user)).send();
+
+  it("refuses another user's thread with 404 and a busy thread with 409", async () => {
+    const { ctx, fake } = runtime;
+    fake.route(modelRouter(summarizing));
+    const threadId = await newThread(ctx, owner);
+    const missing = await compact(other, threadId);
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe('threads.not_found');
+
+    const held = fake.holdNext();
+    const { run_id } = await startRun(ctx, owner, threadId, { input: 'hello' });
+    await held.arrived;
+    const busy = await compact(owner, threadId);
+    expect(busy.status).toBe(409);
+    expect(busy.body).toMatchObject({ code: 'runs.thread_busy', details: { active_run_id: run_id } });
+    held.release();
+    await waitForStatus(ctx, run_id, isTerminal);
+    // Nothing was summarized for either refusal.
+    expect(fake.requests.some((r) => isSummaryRequest(r.body))).toBe(false);
+  }, 60_000);
+
+  it('summarizes an idle thread in its checkpoint: the next run reads the summary, the rows stay', async () => {
+    const { ctx, fake } = runtime;
+    fake.route(modelRouter(summarizing));
+    const threadId = await newThread(ctx, owner);
+    await runTurn(ctx, owner, threadId, `${FIRST_MESSAGE} ${filler(1)}`);
+    await runTurn(ctx, owner, threadId, filler(2));
+    const lastInput = filler(3);
+    await runTurn(ctx, owner, threadId, lastInput);
+    expect(fake.requests.some((r) => isSummaryRequest(r.body))).toBe(false);
+    const rowsBefore = await messageRows(ctx, threadId);
+
+    const accepted = await compact(owner, threadId);
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toEqual({ thread_id: threadId, status: 'queued' });
+    const dir = workdirFile(ctx, owner.id, threadId, '.summaries');
+    const files = await eventually(
+      () => readdir(dir).catch(() => [] as string[]),
+      (names) => names.length > 0,
+      20_000,
+    );
+    expect(await readFile(`${dir}/${files[0]}`, 'utf8')).toBe(
+      'SUMMARY-PELICAN: the user gave the code word PELICAN.',
+    );
+    expect(await messageRows(ctx, threadId)).toEqual(rowsBefore);
+
+    const from = fake.requests.length;
+    const runId = await runTurn(ctx, owner, threadId, 'What is the code word?');
+    expect((await runRow(ctx, runId)).status).toBe('completed');
+    const sent = fake.requests.slice(from);
+    expect(sent.some((r) => isSummaryRequest(r.body))).toBe(false);
+    const first = sent[0].body;
+    expect(mentions(first, 'SUMMARY-PELICAN')).toBe(true);
+    expect(mentions(first, FIRST_MESSAGE)).toBe(false);
+    expect(mentions(first, filler(2))).toBe(false);
+    // The latest turn before the compaction is kept verbatim, then the new message.
+    const users = first.messages.filter((m) => m.role === 'user').map((m) => text(m.content));
+    expect(users.slice(-2)).toEqual([lastInput, 'What is the code word?']);
+    for (const request of sent) expectPairsKept(request.body);
+    const [answer] = await ctx.dataSource.query<{ content: string }[]>(
+      `SELECT content FROM messages WHERE run_id = $1 AND role = 'assistant' ORDER BY position DESC LIMIT 1`,
+      [runId],
+    );
+    expect(answer.content).toBe('The code word is PELICAN (from the summary).');
+    expect((await messageRows(ctx, threadId)).slice(0, rowsBefore.length)).toEqual(rowsBefore);
   }, 60_000);
 });
 

@@ -58,7 +58,11 @@ export async function fitContext(
   history: BaseMessage[],
   system: BaseMessage[],
   tools: FunctionTool[],
-  options: { force: boolean },
+  options: {
+    force: boolean;
+    /** Tokens the turns kept after a summary may take (default: half the room under the threshold). */
+    keptTokens?: number;
+  },
 ): Promise<FittedContext> {
   const { model, context } = ports;
   const counter = tokenCounterFor(model.model);
@@ -74,7 +78,8 @@ export async function fitContext(
   if (!options.force && shortenedTokens <= threshold) return { shown: shortened, compacted: null };
 
   const fixed = counter.request(system, tools);
-  const split = splitForSummary(counter, history, shortened, Math.max(0, (threshold - fixed) * KEPT_SHARE));
+  const kept = options.keptTokens ?? Math.max(0, (threshold - fixed) * KEPT_SHARE);
+  const split = splitForSummary(counter, history, shortened, kept);
   const proceedAsIs = (): FittedContext => {
     if (shortenedTokens <= context.windowTokens && !options.force)
       return { shown: shortened, compacted: null };
