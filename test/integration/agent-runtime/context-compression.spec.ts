@@ -179,6 +179,66 @@ describe('context compression of long threads', () => {
     for (const row of stored) expect(row.content).toContain('line 59');
   }, 60_000);
 
+  it("keeps a run's own summarized replies when the run resumes after a question", async () => {
+    const { ctx, fake } = runtime;
+    const threadId = await newThread(ctx, user);
+    const notes = Array.from({ length: 60 }, (_, i) => `line ${i}: ${'the notes go on '.repeat(3)}`).join(
+      '\n',
+    );
+    await ctx.http
+      .post(`/api/threads/${threadId}/files`)
+      .set(auth(user))
+      .attach('file', Buffer.from(notes), 'notes.txt');
+    // One run: long reads (with text, so each reply is a message row) until a summary, then a
+    // question, then an answer.
+    let step = 0;
+    let asked = false;
+    fake.route((body) => {
+      if (isSummaryRequest(body)) return summarizing(body);
+      const last = body.messages.at(-1)!;
+      if (last.role === 'tool' && text(last.content).includes('Engineers')) return { text: 'Done reading.' };
+      if (!asked && fake.requests.some((r) => isSummaryRequest(r.body))) {
+        asked = true;
+        return {
+          toolCalls: [
+            {
+              id: 'call_ask',
+              name: 'ask_user_question',
+              args: { questions: [{ question: 'Who reads it?' }] },
+            },
+          ],
+        };
+      }
+      step++;
+      return {
+        text: `Reading ${step}.`,
+        toolCalls: [{ id: `read_${step}`, name: 'read_file', args: { file_path: 'notes.txt' } }],
+      };
+    });
+    const from = fake.requests.length;
+    const { run_id: runId } = await startRun(ctx, user, threadId, {
+      input: `${FIRST_MESSAGE} Read the notes.`,
+    });
+    await waitForStatus(ctx, runId, (status) => status === 'waiting' || isTerminal(status), 60_000);
+    expect(fake.requests.slice(from).some((r) => isSummaryRequest(r.body))).toBe(true);
+    const rowsBefore = await messageRows(ctx, threadId);
+    const point = await ctx.http.get(`/api/runs/${runId}/waiting-point`).set(auth(user));
+    const questionId = (point.body as { questions: { question_id: string }[] }).questions[0].question_id;
+    const answered = await ctx.http
+      .post(`/api/runs/${runId}/answers`)
+      .set(auth(user))
+      .send({ answers: { [questionId]: 'Engineers' } });
+    expect(answered.status).toBe(200);
+    await waitForStatus(ctx, runId, isTerminal, 60_000);
+    expect((await runRow(ctx, runId)).status).toBe('completed');
+    // The resumed run found its summarized replies in the summary's ids: no row was deleted.
+    const rowsAfter = await messageRows(ctx, threadId);
+    expect(rowsAfter.slice(0, rowsBefore.length)).toEqual(rowsBefore);
+    expect(rowsAfter.filter((row) => row.content.startsWith('Reading '))).toHaveLength(step);
+    for (const request of fake.requests.slice(from).filter((r) => !isSummaryRequest(r.body)))
+      expectPairsKept(request.body);
+  }, 90_000);
+
   it('compresses and retries once when the provider says the request is too long', async () => {
     const { ctx, fake } = runtime;
     fake.route(modelRouter(summarizing));
