@@ -78,6 +78,10 @@ export async function fitContext(
   if (!options.force && shortenedTokens <= threshold) return { shown: shortened, compacted: null };
 
   const fixed = counter.request(system, tools);
+  // The system prompt and tools alone pass the threshold: no summary could bring the request under it,
+  // so one is made only when the request does not fit the window (not on every step).
+  if (!options.force && fixed >= threshold && shortenedTokens <= context.windowTokens)
+    return { shown: shortened, compacted: null };
   const kept = options.keptTokens ?? Math.max(0, (threshold - fixed) * KEPT_SHARE);
   const split = splitForSummary(counter, history, shortened, kept);
   const proceedAsIs = (): FittedContext => {
