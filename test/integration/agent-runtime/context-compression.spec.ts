@@ -299,7 +299,7 @@ describe('POST /api/threads/:id/compact', () => {
   const compact = (user: TestUser, threadId: string) =>
     runtime.ctx.http.post(`/api/threads/${threadId}/compact`).set(auth(user)).send();
 
-  it("refuses another user's thread with 404 and a busy thread with 409", async () => {
+  it("refuses another user's thread with 404 and a busy or waiting thread with 409", async () => {
     const { ctx, fake } = runtime;
     fake.route(modelRouter(summarizing));
     const threadId = await newThread(ctx, owner);
@@ -315,7 +315,23 @@ describe('POST /api/threads/:id/compact', () => {
     expect(busy.body).toMatchObject({ code: 'runs.thread_busy', details: { active_run_id: run_id } });
     held.release();
     await waitForStatus(ctx, run_id, isTerminal);
-    // Nothing was summarized for either refusal.
+    // A run waiting for the user's answer holds the thread too.
+    fake.route(() => ({
+      toolCalls: [
+        { id: 'call_ask', name: 'ask_user_question', args: { questions: [{ question: 'Which?' }] } },
+      ],
+    }));
+    const waiting = await startRun(ctx, owner, threadId, { input: 'ask me' });
+    await waitForStatus(ctx, waiting.run_id, (status) => status === 'waiting');
+    const answerFirst = await compact(owner, threadId);
+    expect(answerFirst.status).toBe(409);
+    expect(answerFirst.body).toMatchObject({
+      code: 'runs.waiting_for_answer',
+      details: { waiting_run_id: waiting.run_id },
+    });
+    await ctx.http.post(`/api/runs/${waiting.run_id}/cancel`).set(auth(owner)).send();
+    await waitForStatus(ctx, waiting.run_id, isTerminal);
+    // Nothing was summarized for any refusal.
     expect(fake.requests.some((r) => isSummaryRequest(r.body))).toBe(false);
   }, 60_000);
 
