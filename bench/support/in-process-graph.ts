@@ -47,11 +47,12 @@ export function startInProcessGraph(
       // The worker's model path (`RetryingChatOpenAI.streamTurn`), without the events it records.
       callModel: async (history) => {
         const turn = await model.streamTurn(history, tools, { onText: () => undefined });
-        return new AIMessage({
+        const reply = new AIMessage({
           content: turn.content,
           tool_calls: turn.toolCalls,
           usage_metadata: turn.usage,
         });
+        return { reply, compacted: null };
       },
       runTools: (request) =>
         Promise.resolve({

@@ -68,6 +68,14 @@ export class AppConfig {
     readonly configured: boolean;
     readonly defaultModel: string;
     readonly embeddingsModel: string | null;
+    readonly context: {
+      /** `MODEL_CONTEXT_TOKENS`: a model's context window unless it has its own. */
+      readonly windowTokens: number;
+      /** `MODEL_CONTEXT_TOKENS_<MODEL>` by `<MODEL>` (`modelContextKey`). */
+      readonly windowTokensByModel: ReadonlyMap<string, number>;
+      /** A request estimated above this share of the window is compressed first. */
+      readonly compressionRatio: number;
+    };
   };
   readonly vendors: {
     readonly tavily: { readonly apiKey: Secret | null; readonly baseUrl: string };

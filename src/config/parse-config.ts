@@ -89,6 +89,39 @@ const aesKey = z
     message: 'must be exactly 32 bytes encoded in base64',
   });
 
+const CONTEXT_TOKENS_MIN = 256;
+const CONTEXT_TOKENS_MAX = 100_000_000;
+const MODEL_CONTEXT_PREFIX = 'MODEL_CONTEXT_TOKENS_';
+
+/** The key of a model in `MODEL_CONTEXT_TOKENS_<MODEL>`: upper-cased, every other character `_`. */
+export function modelContextKey(model: string): string {
+  return model.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+}
+
+/** `MODEL_CONTEXT_TOKENS_<MODEL>` variables: each an integer like `MODEL_CONTEXT_TOKENS`. */
+function parseModelContextWindows(env: Environment): {
+  windows: Map<string, number>;
+  problems: { variable: string; problem: string }[];
+} {
+  const windows = new Map<string, number>();
+  const problems: { variable: string; problem: string }[] = [];
+  for (const [variable, raw] of Object.entries(env)) {
+    if (!variable.startsWith(MODEL_CONTEXT_PREFIX) || raw === undefined) continue;
+    const key = variable.slice(MODEL_CONTEXT_PREFIX.length);
+    const value = raw.trim();
+    if (key === '' || !/^[A-Z0-9_]+$/.test(key))
+      problems.push({ variable, problem: 'must name a model in upper case, other characters as _' });
+    else if (!/^\d+$/.test(value)) problems.push({ variable, problem: `must be an integer, got "${value}"` });
+    else if (Number(value) < CONTEXT_TOKENS_MIN || Number(value) > CONTEXT_TOKENS_MAX)
+      problems.push({
+        variable,
+        problem: `must be between ${CONTEXT_TOKENS_MIN} and ${CONTEXT_TOKENS_MAX}, got ${value}`,
+      });
+    else windows.set(key, Number(value));
+  }
+  return { windows, problems };
+}
+
 const schema = z.object({
   APP_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   NODE_ENV: z.string().default('production'),
@@ -154,6 +187,20 @@ const schema = z.object({
   OPENAI_API_KEY: optionalText,
   DEFAULT_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
   EMBEDDINGS_MODEL: optionalText,
+  MODEL_CONTEXT_TOKENS: integer(128_000, CONTEXT_TOKENS_MIN, CONTEXT_TOKENS_MAX),
+  CONTEXT_COMPRESSION_RATIO: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return 0.8;
+      const n = Number(v);
+      if (!/^\d*\.?\d+$/.test(v) || n < 0.1 || n > 1) {
+        ctx.addIssue({ code: 'custom', message: `must be a number between 0.1 and 1, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    }),
   KNOWLEDGE_MCP_URL: optionalText,
   KNOWLEDGE_MCP_ALLOWED_HOSTS: optionalText,
   KNOWLEDGE_DELEGATION_TTL_SECONDS: integer(60, 30, 3600),
@@ -292,13 +339,15 @@ function knowledgeMcpOf(e: z.infer<typeof schema>): AppConfig['knowledgeMcp'] {
  */
 export function parseConfig(env: Environment): AppConfig {
   const result = schema.safeParse(env);
-  if (!result.success) {
-    throw new ConfigValidationError(
-      result.error.issues.map((issue) => ({
+  const contextWindows = parseModelContextWindows(env);
+  if (!result.success || contextWindows.problems.length > 0) {
+    throw new ConfigValidationError([
+      ...(result.error?.issues ?? []).map((issue) => ({
         variable: String(issue.path[0] ?? '?'),
         problem: issue.code === 'invalid_type' ? 'is required' : issue.message,
       })),
-    );
+      ...contextWindows.problems,
+    ]);
   }
   const e = result.data;
   if (e.OCR_ENGINE === 'http' && e.OCR_HTTP_URL === undefined) {
@@ -351,6 +400,11 @@ export function parseConfig(env: Environment): AppConfig {
       configured: isModelConfigured(e.OPENAI_BASE_URL, e.OPENAI_API_KEY),
       defaultModel: e.DEFAULT_MODEL,
       embeddingsModel: e.EMBEDDINGS_MODEL ?? null,
+      context: {
+        windowTokens: e.MODEL_CONTEXT_TOKENS,
+        windowTokensByModel: contextWindows.windows,
+        compressionRatio: e.CONTEXT_COMPRESSION_RATIO,
+      },
     },
     vendors: {
       tavily: { apiKey: secret(e.TAVILY_API_KEY), baseUrl: e.TAVILY_BASE_URL },

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/index.js';
 import { ThreadsModule } from '../threads/index.js';
 import { ToolsModule } from '../tools/index.js';
+import { WorkspaceModule } from '../workspace/index.js';
 import { RunApprovalLoader } from './approvals/run-approval-loader.js';
 import { RunContextPreparer } from './assembly/run-context-preparer.js';
 import { ToolAssembler } from './assembly/tool-assembler.js';
@@ -20,6 +21,8 @@ import { RunLogContext } from './worker/run-log-context.js';
 import { RunReconciler } from './worker/run-reconciler.js';
 import { RunSnapshotAndTools } from './worker/run-snapshot-and-tools.js';
 import { ToolEventsToRunEvents } from './worker/tool-events-to-run-events.js';
+import { ThreadCompactionProcessor } from './worker/thread-compaction.processor.js';
+import { ThreadCompactor } from './worker/thread-compactor.js';
 
 /**
  * Worker side of runs: the `agent-runs` consumer, the executor (assembly, graph, checkpointer, model,
@@ -35,6 +38,8 @@ import { ToolEventsToRunEvents } from './worker/tool-events-to-run-events.js';
     AgentsModule,
     ThreadsModule,
     SubagentsModule,
+    // The summaries of compressed histories are saved in the thread's workdir.
+    WorkspaceModule,
   ],
   providers: [
     Checkpointer,
@@ -51,6 +56,8 @@ import { ToolEventsToRunEvents } from './worker/tool-events-to-run-events.js';
     RunLogContext,
     AgentRunsProcessor,
     RunReconciler,
+    ThreadCompactor,
+    ThreadCompactionProcessor,
   ],
 })
 export class AgentRunWorkerModule {}

@@ -12,6 +12,7 @@ import { RunCreation } from './runs/run-creation.js';
 import { RunsController } from './runs/runs.controller.js';
 import { RunsService } from './runs/runs.service.js';
 import { ThreadDeletionGuard } from './runs/thread-deletion-guard.js';
+import { ThreadCompactionRequests } from './runs/thread-compaction-request.js';
 import { RunsCoreModule } from './runs-core.module.js';
 import { QuestionsController } from './questions/questions.controller.js';
 import { ApprovalsController } from './approvals/approvals.controller.js';
@@ -42,6 +43,7 @@ import { UsageService } from './usage/usage.service.js';
     ThreadDeletionGuard,
     UsageReports,
     UsageService,
+    ThreadCompactionRequests,
   ],
 })
 export class AgentRuntimeModule {}

@@ -9,6 +9,7 @@ import { RunEvents } from './events/run-events.js';
 import { MessageEntity } from './messages/message.entity.js';
 import { MessagesRepository } from './messages/messages.repository.js';
 import { AGENT_RUNS_QUEUE } from './queue/agent-runs.queue.js';
+import { THREAD_COMPACTION_QUEUE } from './queue/thread-compaction.queue.js';
 import { RunDispatcher } from './queue/run-dispatcher.js';
 import { RunEntity } from './runs/run.entity.js';
 import { RunStore } from './runs/run-store.js';
@@ -18,6 +19,9 @@ import { RunCancelSignals } from './worker/run-cancel-signals.js';
 import { AskUserQuestionTool } from './questions/ask-user-question.tool.js';
 import { WaitingPoints } from './questions/waiting-points.js';
 import { ThreadToolApprovals } from './approvals/thread-tool-approvals.js';
+
+/** Both sides use it: the API enqueues compactions, the worker runs them. */
+const COMPACTION_QUEUE = BullModule.registerQueue({ name: THREAD_COMPACTION_QUEUE });
 
 const SHARED = [
   RunStore,
@@ -42,8 +46,9 @@ const SHARED = [
   imports: [
     TypeOrmModule.forFeature([RunEntity, RunEventEntity, MessageEntity]),
     BullModule.registerQueue({ name: AGENT_RUNS_QUEUE }),
+    COMPACTION_QUEUE,
   ],
   providers: [...SHARED, AskUserQuestionTool],
-  exports: SHARED,
+  exports: [...SHARED, COMPACTION_QUEUE],
 })
 export class RunsCoreModule {}

@@ -6,6 +6,7 @@ export const WORKSPACE_ENTITIES = [WorkspaceUsageEntity];
 
 export { WorkspaceModule } from './workspace.module.js';
 export { WorkspaceService } from './workspace.service.js';
+export { ConversationSummaries } from './conversation-summaries.js';
 export { WorkspaceErrorCode, WorkspaceErrors } from './workspace.errors.js';
 export { WorkspacePathResolver } from './paths/workspace-path-resolver.js';
 export type { ResolvedWorkspacePath } from './paths/workspace-path-resolver.js';

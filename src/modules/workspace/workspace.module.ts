@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ToolsModule } from '../tools/index.js';
+import { ConversationSummaries } from './conversation-summaries.js';
 import { FileTools } from './files/file-tools.js';
 import { LargeToolResults } from './large-tool-results.js';
 import { SharedSkillReadPolicies } from './paths/shared-skill-read-policy.js';
@@ -25,6 +26,7 @@ import { WorkspaceService } from './workspace.service.js';
     WorkspaceUsageRepository,
     WorkspaceQuota,
     LargeToolResults,
+    ConversationSummaries,
     FileTools,
     QuotaCountedUploadStorage,
     WorkspaceOverlayApplier,
@@ -34,6 +36,7 @@ import { WorkspaceService } from './workspace.service.js';
     WorkspaceService,
     WorkspaceQuota,
     LargeToolResults,
+    ConversationSummaries,
     FileTools,
     SharedSkillReadPolicies,
     QuotaCountedUploadStorage,

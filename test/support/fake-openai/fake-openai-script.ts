@@ -20,7 +20,13 @@ export interface FakeToolCall {
 
 /** What the next request(s) get instead of a scripted reply. */
 export type FakeFailure =
-  | { readonly kind: 'status'; readonly status: number; readonly retryAfter?: string }
+  | {
+      readonly kind: 'status';
+      readonly status: number;
+      readonly retryAfter?: string;
+      /** The provider's error object in the body (default `{message: "scripted <status>"}`). */
+      readonly error?: Record<string, unknown>;
+    }
   /** Accepts the request and never answers (until the client gives up or the server closes). */
   | { readonly kind: 'hang' };
 

@@ -6,7 +6,11 @@ import type { FakeFailure, FakeReply, RecordedRequest } from './fake-openai-scri
 /** Picks the reply to one request by its content (`FakeOpenAiServer.route`). */
 export type FakeRouter = (
   body: RecordedRequest['body'],
-) => FakeReply | { reply: FakeReply; delayMs?: number; after?: Promise<unknown> } | undefined;
+) =>
+  | FakeReply
+  | { reply: FakeReply; delayMs?: number; after?: Promise<unknown> }
+  | { fail: FakeFailure }
+  | undefined;
 
 /**
  * A local OpenAI-compatible endpoint (`POST /v1/chat/completions`, streamed or not) that replays a
@@ -104,20 +108,27 @@ export class FakeOpenAiServer {
       await hold.released;
     }
 
-    const failure = this.failures.shift();
+    // A scripted failure comes first; the router is asked only when there is none.
+    let failure = this.failures.shift();
+    const routed = failure === undefined ? this.router?.(body) : undefined;
+    if (routed !== undefined && 'fail' in routed) failure = routed.fail;
     if (failure?.kind === 'hang') return;
     if (failure?.kind === 'status') {
       if (failure.retryAfter !== undefined) res.setHeader('retry-after', failure.retryAfter);
       return this.json(res, failure.status, {
-        error: { message: `scripted ${failure.status}`, type: 'fake' },
+        error: failure.error ?? { message: `scripted ${failure.status}`, type: 'fake' },
       });
     }
-    const routed = this.router?.(body);
     if (routed !== undefined && 'reply' in routed) {
       if (routed.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, routed.delayMs));
       await routed.after;
     }
-    const reply = routed === undefined ? this.replies.shift() : 'reply' in routed ? routed.reply : routed;
+    const reply =
+      routed === undefined || 'fail' in routed
+        ? this.replies.shift()
+        : 'reply' in routed
+          ? routed.reply
+          : routed;
     if (reply === undefined) return this.json(res, 500, { error: { message: 'the fake script is empty' } });
 
     if (body.stream !== true) return this.json(res, 200, completionBody(reply, body.model, number));

@@ -12,15 +12,16 @@ function steps(models: BaseMessage[][]): AgentSteps {
     callModel: (history) => {
       models.push(history);
       const asked = history.some((message) => AIMessage.isInstance(message));
-      return Promise.resolve(
-        asked
+      return Promise.resolve({
+        reply: asked
           ? new AIMessage({ id: 'a-2', content: 'done' })
           : new AIMessage({
               id: 'a-1',
               content: '',
               tool_calls: [{ id: 'call-1', name: 'ask', args: {}, type: 'tool_call' }],
             }),
-      );
+        compacted: null,
+      });
     },
     reviewCalls: () => Promise.resolve(null),
     runTools: (request) => {
@@ -39,7 +40,7 @@ function routedByEdge(agent: AgentSteps, saver: MemorySaver) {
   const last = (messages: BaseMessage[]) => messages.at(-1) as AIMessage;
   return new StateGraph(RunState)
     .addNode('agent', async (state) => ({
-      messages: [await agent.callModel(state.messages, state.activatedSkills)],
+      messages: [(await agent.callModel(state.messages, state.activatedSkills)).reply],
     }))
     .addNode('tools', (state) => agent.runTools(last(state.messages), state.activatedSkills, null))
     .addEdge(START, 'agent')

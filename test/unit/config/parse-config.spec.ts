@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import { ConfigValidationError } from '../../../src/config/config-error';
 import { parseConfig } from '../../../src/config/parse-config';
+import { contextLimitsOf } from '../../../src/modules/agent-runtime/context/context-limits';
 
 const valid = {
   DATABASE_URL: 'postgres://app:db-password@127.0.0.1:5432/yuxi',
@@ -106,6 +107,14 @@ describe('parseConfig', () => {
     ['TOOL_RESULT_INLINE_CHARS', '-5', 'must be an integer, got "-5"'],
     ['TOOL_RESULT_INLINE_CHARS', '20k', 'must be an integer, got "20k"'],
     ['TOOL_RESULT_INLINE_CHARS', '2.5', 'must be an integer'],
+    ['MODEL_CONTEXT_TOKENS', '128k', 'must be an integer'],
+    ['MODEL_CONTEXT_TOKENS', '100', 'between 256 and'],
+    ['MODEL_CONTEXT_TOKENS_GPT_4O', 'big', 'must be an integer'],
+    ['MODEL_CONTEXT_TOKENS_GPT_4O', '10', 'between 256 and'],
+    ['MODEL_CONTEXT_TOKENS_gpt-4o', '8000', 'upper case'],
+    ['CONTEXT_COMPRESSION_RATIO', '80%', 'between 0.1 and 1'],
+    ['CONTEXT_COMPRESSION_RATIO', '1.5', 'between 0.1 and 1'],
+    ['CONTEXT_COMPRESSION_RATIO', '0.05', 'between 0.1 and 1'],
   ])('refuses %s=%s naming the variable', (variable, value, problem) => {
     const problems = problemsOf({ ...valid, [variable]: value });
     expect(Object.keys(problems)).toEqual([variable]);
@@ -146,5 +155,22 @@ describe('parseConfig', () => {
     ]);
     expect(config.http.trustProxy).toEqual(['10.0.0.0/8', 'loopback']);
     expect(parseConfig({ ...valid, TRUST_PROXY: '2' }).http.trustProxy).toBe(2);
+  });
+
+  it('reads the context window of each model, and the compression ratio', () => {
+    const defaults = parseConfig(valid).llm.context;
+    expect(defaults.windowTokens).toBe(128_000);
+    expect(defaults.compressionRatio).toBe(0.8);
+    expect(defaults.windowTokensByModel.size).toBe(0);
+    const config = parseConfig({
+      ...valid,
+      MODEL_CONTEXT_TOKENS: '32000',
+      MODEL_CONTEXT_TOKENS_QWEN2_5_7B: '8192',
+      CONTEXT_COMPRESSION_RATIO: '0.75',
+    });
+    expect(config.llm.context.windowTokens).toBe(32_000);
+    expect(config.llm.context.compressionRatio).toBe(0.75);
+    expect(contextLimitsOf(config, 'qwen2.5:7b')).toEqual({ windowTokens: 8192, compressAboveTokens: 6144 });
+    expect(contextLimitsOf(config, 'gpt-4o')).toEqual({ windowTokens: 32_000, compressAboveTokens: 24_000 });
   });
 });

@@ -12,6 +12,8 @@ export const RUN_EVENT_TYPES = [
   'unavailable',
   /** One model call's usage: `{model, input_tokens, output_tokens, cached_tokens}`. */
   'usage',
+  /** The thread's history was compressed to fit the model: `{status, tokens_before, tokens_after?}`. */
+  'context_compression',
   'error',
   'done',
 ] as const;

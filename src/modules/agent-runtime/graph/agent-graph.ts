@@ -1,4 +1,4 @@
-import { AIMessage, type BaseMessage, type ToolMessage } from '@langchain/core/messages';
+import { AIMessage, RemoveMessage, type BaseMessage, type ToolMessage } from '@langchain/core/messages';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import {
   Annotation,
@@ -6,6 +6,7 @@ import {
   END,
   interrupt,
   messagesStateReducer,
+  REMOVE_ALL_MESSAGES,
   START,
   StateGraph,
 } from '@langchain/langgraph';
@@ -37,7 +38,14 @@ export type RunStateValues = typeof RunState.State;
 
 /** What the nodes do; implemented per run by `RunSession`. */
 export interface AgentSteps {
-  callModel(history: BaseMessage[], activatedSkills: readonly string[]): Promise<AIMessage>;
+  /**
+   * The model's reply; with `compacted` when the history was compressed for the call (a summary, then
+   * the turns kept), which then replaces the state's messages.
+   */
+  callModel(
+    history: BaseMessage[],
+    activatedSkills: readonly string[],
+  ): Promise<{ reply: AIMessage; compacted: BaseMessage[] | null }>;
   /** The calls of the reply that need a person's decision before any of them runs (null: none). */
   reviewCalls(reply: AIMessage): Promise<ApprovalInterrupt | null>;
   runTools(
@@ -62,12 +70,14 @@ export function buildAgentGraph(steps: AgentSteps, checkpointer: BaseCheckpointS
   // The agent node routes itself (a Command) rather than through a conditional edge: LangGraph runs an
   // edge's router as one more runnable per step, with its config, callbacks and trace objects.
   const agent = async (state: RunStateValues) => {
-    const reply = await steps.callModel(state.messages, state.activatedSkills);
-    if ((reply.tool_calls?.length ?? 0) === 0)
-      return new Command({ update: { messages: [reply] }, goto: END });
+    const { reply, compacted } = await steps.callModel(state.messages, state.activatedSkills);
+    // A compressed history is checkpointed with the reply: the next step and a resumed run read it.
+    const messages =
+      compacted === null ? [reply] : [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...compacted, reply];
+    if ((reply.tool_calls?.length ?? 0) === 0) return new Command({ update: { messages }, goto: END });
     const request = await steps.reviewCalls(reply);
-    if (request === null) return new Command({ update: { messages: [reply] }, goto: 'tools' });
-    return new Command({ update: { messages: [reply], approvalRequest: request }, goto: 'approve' });
+    if (request === null) return new Command({ update: { messages }, goto: 'tools' });
+    return new Command({ update: { messages, approvalRequest: request }, goto: 'approve' });
   };
   // Its interrupt is the node's only one, so a resume value always answers it; its decisions are
   // checkpointed with the node, before any call of the turn runs.

@@ -60,6 +60,7 @@ export async function callWithModelRetries<T>(
         kind = failureKindOfStatus(failure.status);
         retryAfterMs = parseRetryAfterMs(failure.retryAfter, now());
         if (retryAfterMs !== undefined) details.retry_after_seconds = Math.ceil(retryAfterMs / 1000);
+        if (failure.contextOverflow === true) throw ModelErrors.contextOverflow(details);
         if (!isRetryableStatus(failure.status)) throw ERROR_OF_KIND[kind](details);
       } else {
         details.connection = failure.reason;

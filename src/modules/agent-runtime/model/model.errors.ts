@@ -19,6 +19,8 @@ export const ModelsErrorCode = {
   BAD_REQUEST: 'models.bad_request',
   AUTH_FAILED: 'models.auth_failed',
   NOT_CONFIGURED: 'models.not_configured',
+  /** The provider refused the request as longer than the model's context window (a 400). */
+  CONTEXT_OVERFLOW: 'models.context_overflow',
 } as const;
 export type ModelsErrorCode = (typeof ModelsErrorCode)[keyof typeof ModelsErrorCode];
 declareErrorCodes(ModelsErrorCode);
@@ -44,6 +46,14 @@ export const ModelErrors = {
       'unprocessable',
       ModelsErrorCode.BAD_REQUEST,
       `The model provider rejected the request (status ${details.status ?? 'unknown'}).`,
+      { details: { ...details } },
+    ),
+  /** A 400 saying the request does not fit the model's context: the run compresses it and tries once more. */
+  contextOverflow: (details: ModelFailureDetails) =>
+    new DomainError(
+      'unprocessable',
+      ModelsErrorCode.CONTEXT_OVERFLOW,
+      "The request is longer than the model's context window.",
       { details: { ...details } },
     ),
   /** Our credentials for the provider were refused: a configuration problem, not the caller's. */

@@ -1,11 +1,17 @@
 /**
  * What a failed model request tells us, read from the errors the OpenAI SDK throws (as LangChain passes
  * them on): an HTTP status with headers, a connection failure, a timeout. Duck-typed, so any
- * OpenAI-compatible client's errors are read the same way. Never reads the provider's message (a 401
- * message can echo part of the API key).
+ * OpenAI-compatible client's errors are read the same way. The provider's message is never kept (a 401
+ * message can echo part of the API key): only a 400's is matched, to tell a context overflow.
  */
 export type ProviderFailure =
-  | { readonly type: 'http'; readonly status: number; readonly retryAfter: string | undefined }
+  | {
+      readonly type: 'http';
+      readonly status: number;
+      readonly retryAfter: string | undefined;
+      /** A 400 saying the request is longer than the model's context window. */
+      readonly contextOverflow?: boolean;
+    }
   | { readonly type: 'connection'; readonly reason: 'reset' | 'timeout' }
   | { readonly type: 'other' };
 
@@ -14,6 +20,23 @@ interface ErrorLike {
   status?: unknown;
   headers?: unknown;
   cause?: unknown;
+  /** The provider's error object (`{code, message, …}`), as the SDK and our stream client keep it. */
+  error?: unknown;
+}
+
+const CONTEXT_OVERFLOW_MESSAGE =
+  /context[ _-]?(length|window)|maximum context|too many tokens|prompt is too long|exceeds? the (model'?s? )?max/i;
+
+/** OpenAI's `context_length_exceeded`, or a message saying so (vLLM, Ollama, other compatible servers). */
+function isContextOverflow(e: ErrorLike): boolean {
+  const body = (typeof e.error === 'object' && e.error !== null ? e.error : {}) as {
+    code?: unknown;
+    message?: unknown;
+  };
+  if (body.code === 'context_length_exceeded') return true;
+  const message =
+    typeof body.message === 'string' ? body.message : typeof e.error === 'string' ? e.error : '';
+  return CONTEXT_OVERFLOW_MESSAGE.test(message);
 }
 
 function retryAfterHeader(headers: unknown): string | undefined {
@@ -40,7 +63,12 @@ export function describeProviderFailure(error: unknown): ProviderFailure {
   for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
     const e = current as ErrorLike & { code?: unknown; constructor?: { name?: string } };
     if (typeof e.status === 'number')
-      return { type: 'http', status: e.status, retryAfter: retryAfterHeader(e.headers) };
+      return {
+        type: 'http',
+        status: e.status,
+        retryAfter: retryAfterHeader(e.headers),
+        ...(e.status === 400 && isContextOverflow(e) && { contextOverflow: true }),
+      };
     const names = [e.name, e.constructor?.name].filter((n): n is string => typeof n === 'string');
     if (names.some((n) => TIMEOUT_ERROR_NAMES.has(n))) return { type: 'connection', reason: 'timeout' };
     if (
@@ -51,6 +79,6 @@ export function describeProviderFailure(error: unknown): ProviderFailure {
     current = e.cause;
   }
   if ((error as ErrorLike | undefined)?.name === 'ContextOverflowError')
-    return { type: 'http', status: 400, retryAfter: undefined };
+    return { type: 'http', status: 400, retryAfter: undefined, contextOverflow: true };
   return { type: 'other' };
 }

@@ -7,6 +7,8 @@ import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
 import { MessagePageDto } from '../dto/message.dto.js';
 import { CreateRunDto, RunAcceptedDto, RunDto } from '../dto/run.dto.js';
 import { ThreadStateDto } from '../dto/thread-state.dto.js';
+import { CompactionAcceptedDto } from '../dto/compaction.dto.js';
+import { ThreadCompactionRequests } from './thread-compaction-request.js';
 import { RunsService } from './runs.service.js';
 import { uuidParam } from '../../../common/validation/uuid-param.pipe.js';
 import { ThreadsErrorCode } from '../../threads/index.js';
@@ -18,7 +20,10 @@ import { CommonErrorCode } from '../../../common/errors/index.js';
 @ApiErrors(400, 401)
 @Controller()
 export class RunsController {
-  constructor(private readonly runs: RunsService) {}
+  constructor(
+    private readonly runs: RunsService,
+    private readonly compaction: ThreadCompactionRequests,
+  ) {}
 
   @Post('threads/:id/runs')
   @HttpCode(202)
@@ -43,6 +48,24 @@ export class RunsController {
     @Body() body: CreateRunDto,
   ): Promise<RunAcceptedDto> {
     return this.runs.create(user, threadId, body);
+  }
+
+  @Post('threads/:id/compact')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: "Compress an idle thread's history now: its oldest turns become one summary the model reads",
+  })
+  @ApiAcceptedResponse({ type: CompactionAcceptedDto })
+  @ApiErrors(
+    [404, ThreadsErrorCode.NOT_FOUND],
+    [409, RunsErrorCode.THREAD_BUSY, RunsErrorCode.WAITING_FOR_ANSWER, RunsErrorCode.CHILD_THREAD],
+    503,
+  )
+  compact(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('id', uuidParam()) threadId: string,
+  ): Promise<CompactionAcceptedDto> {
+    return this.compaction.request(user, threadId);
   }
 
   @Get('threads/:id/messages')

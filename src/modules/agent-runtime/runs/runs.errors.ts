@@ -24,6 +24,8 @@ export const RunsErrorCode = {
   INTERNAL_ERROR: 'runs.internal_error',
   /** The worker no longer holds the run's execution lease: it stops without writing. */
   LEASE_LOST: 'runs.lease_lost',
+  /** A model request that does not fit the model's context window, even compressed. */
+  CONTEXT_OVERFLOW: 'runs.context_overflow',
   /** Shown to the model for a tool call of an earlier run that never returned. */
   TOOL_CALL_INTERRUPTED: 'runs.tool_call_interrupted',
 } as const;
@@ -96,6 +98,13 @@ export const RunsErrors = {
       RunsErrorCode.TOO_MANY_TOOL_CALLS,
       `Only the first ${limit} tool calls of one reply are executed; call this one again in a later reply.`,
       { details: { limit } },
+    ),
+  contextOverflow: (details: { tokens: number; window_tokens: number; model: string }) =>
+    new DomainError(
+      'unprocessable',
+      RunsErrorCode.CONTEXT_OVERFLOW,
+      "The conversation does not fit the model's context window, even compressed.",
+      { details },
     ),
   waitTimeout: (runId: string, threadId: string) =>
     new DomainError(

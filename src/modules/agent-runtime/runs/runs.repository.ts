@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { preparedFindOneBy } from '../../../database/prepared-find.js';
-import { DataSource, In, Repository, type EntityManager } from 'typeorm';
+import { DataSource, In, IsNull, Not, Repository, type EntityManager } from 'typeorm';
 import { ACTIVE_STATUSES, WORKER_BOUND_STATUSES, type RunStatus } from './run-status.js';
 import { RunEntity } from './run.entity.js';
 import { ACTIVE_LIST, O_AHEAD_OF_R, R_IS_QUEUED_HEAD, THREAD_QUEUE_ORDER } from './thread-queue.js';
@@ -85,6 +85,16 @@ export class RunsRepository {
   }
 
   /** The thread's active runs, oldest first (the first one holds the thread). */
+  /** The model the thread's latest executed run used (its snapshot), or null before any. */
+  async latestModelOfThread(threadId: string): Promise<string | null> {
+    const run = await this.dataSource.getRepository(RunEntity).findOne({
+      where: { threadId, configSnapshot: Not(IsNull()) },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      select: { id: true, configSnapshot: true },
+    });
+    return run?.configSnapshot?.model ?? null;
+  }
+
   activeInThread(threadId: string, manager: EntityManager = this.dataSource.manager): Promise<RunEntity[]> {
     return manager.getRepository(RunEntity).find({
       where: { threadId, status: In([...ACTIVE_STATUSES]) },

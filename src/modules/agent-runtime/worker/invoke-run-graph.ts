@@ -7,6 +7,7 @@ import type { RunEntity } from '../runs/run.entity.js';
 import type { RunsRepository } from '../runs/runs.repository.js';
 import { RunFailureCodes } from '../runs/runs.errors.js';
 import { DomainError } from '../../../common/errors/index.js';
+import { summarizedIds } from '../context/summary-message.js';
 import { isAwaitInterrupt, type AwaitInterrupt } from './session/subagent-await.js';
 
 /**
@@ -95,11 +96,9 @@ async function resumeFromCheckpoint(
   const values = state.values as Partial<RunStateValues>;
   if (values.runId !== run.id) return null;
   if (state.next.length === 0) return { kind: 'completed' };
-  // Assistant messages of a model call the checkpoint never recorded are made again.
-  await deps.messages.deleteUncheckpointedAssistant(
-    run.id,
-    (values.messages ?? []).map((message) => message.id).filter((id): id is string => id !== undefined),
-  );
+  // Assistant messages of a model call the checkpoint never recorded are made again (those a summary
+  // in the checkpoint replaced were recorded).
+  await deps.messages.deleteUncheckpointedAssistant(run.id, summarizedIds(values.messages ?? []));
   const pending = pendingInterrupt(state);
   if (pending === null) return endOfInvocation(await graph.invoke(null, config));
   if (isAwaitInterrupt(pending)) {

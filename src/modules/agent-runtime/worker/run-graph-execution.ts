@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config.js';
 import { withReadOnceScope } from '../../../common/read-once/index.js';
-import { workdirVirtualPath } from '../../workspace/index.js';
+import { ConversationSummaries, workdirVirtualPath } from '../../workspace/index.js';
 import { projectOf, ThreadsService } from '../../threads/index.js';
 import { ToolExecutor } from '../../tools/index.js';
 import { ChatModelFactory } from '../model/chat-model.factory.js';
@@ -18,6 +18,7 @@ import { invokeRunGraph, type GraphEnd } from './invoke-run-graph.js';
 import { RunSession } from './run-session.js';
 import { RunSnapshotAndTools } from './run-snapshot-and-tools.js';
 import { RunApprovalLoader } from '../approvals/run-approval-loader.js';
+import { contextLimitsOf } from '../context/context-limits.js';
 
 /**
  * Runs a claimed run's graph once, under its lease: loads its snapshot and tools, reports the tools
@@ -39,6 +40,7 @@ export class RunGraphExecution {
     private readonly threads: ThreadsService,
     private readonly runs: RunsRepository,
     private readonly approvals: RunApprovalLoader,
+    private readonly summaries: ConversationSummaries,
   ) {}
 
   async run(run: RunEntity, leaseToken: string, signal: AbortSignal): Promise<GraphEnd> {
@@ -71,6 +73,7 @@ export class RunGraphExecution {
         eventFlushMs: this.config.runtime.eventFlushMs,
         maxToolCallsPerTurn: this.config.runtime.maxToolCallsPerTurn,
         waitingPoints: this.waitingPoints,
+        summaries: this.summaries,
       },
       {
         runId: run.id,
@@ -79,6 +82,7 @@ export class RunGraphExecution {
         snapshot,
         executable,
         model: this.models.create({ model: snapshot.model }),
+        context: contextLimitsOf(this.config, snapshot.model),
         signal,
         resumed: run.attempts > 1,
         toolContext: {

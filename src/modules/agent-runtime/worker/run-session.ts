@@ -1,6 +1,6 @@
 import type { AIMessage, BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { AgentSteps } from '../graph/agent-graph.js';
-import { callModel } from './session/model-call.js';
+import { callModel, type ModelStep } from './session/model-call.js';
 import { SessionScope, type RunSessionDeps, type RunSessionInit } from './session/session-scope.js';
 import { reviewCalls } from './session/approval-review.js';
 import { runTools } from './session/tool-loop.js';
@@ -23,7 +23,7 @@ export class RunSession implements AgentSteps {
     this.scope = new SessionScope(deps, init);
   }
 
-  callModel(history: BaseMessage[], activatedSkills: readonly string[]): Promise<AIMessage> {
+  callModel(history: BaseMessage[], activatedSkills: readonly string[]): Promise<ModelStep> {
     this.scope.activate(activatedSkills);
     return callModel(this.scope, history);
   }

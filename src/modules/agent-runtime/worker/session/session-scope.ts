@@ -10,6 +10,13 @@ import type { MessagesRepository, NewMessage } from '../../messages/messages.rep
 import type { WaitingPoints } from '../../questions/waiting-points.js';
 import type { RetryingChatOpenAI } from '../../model/retrying-chat-openai.js';
 import type { ModelCallUsage } from '../../usage/model-call-usage.js';
+import type { ContextLimits } from '../../context/context-limits.js';
+import type { ToolCaller } from '../../../tools/index.js';
+
+/** Where a compressed history's summary is saved whole (the workspace's `ConversationSummaries`). */
+export interface SummaryFiles {
+  save(user: ToolCaller, workdir: string, name: string, text: string): Promise<string>;
+}
 
 export type ModelToolCall = NonNullable<AIMessage['tool_calls']>[number];
 
@@ -33,6 +40,7 @@ export interface RunSessionDeps {
   maxToolCallsPerTurn: number;
   /** Records the approved calls that started (a decided call runs at most once). */
   waitingPoints: WaitingPoints;
+  summaries: SummaryFiles;
 }
 
 export interface RunSessionInit {
@@ -42,6 +50,8 @@ export interface RunSessionInit {
   snapshot: RunConfigSnapshot;
   executable: OfferedTool[];
   model: RetryingChatOpenAI;
+  /** The model's context window and the estimate above which a request is compressed. */
+  context: ContextLimits;
   toolContext: Omit<RunToolContext, 'visibleTools'>;
   signal: AbortSignal;
   /**
