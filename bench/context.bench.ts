@@ -154,6 +154,7 @@ export async function runContextBench(context: BenchContext): Promise<ContextBen
       runId: null,
       emit: () => Promise.resolve(),
       saveSummary: () => Promise.resolve(),
+      recordSummaryCall: () => Promise.resolve(),
     });
     const run = async (windowTokens: number, count: number) => {
       const samples: number[] = [];

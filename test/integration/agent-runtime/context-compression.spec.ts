@@ -67,6 +67,13 @@ function expectPairsKept(body: Body) {
   }
 }
 
+/** The run's model calls as counted: purpose and tokens, oldest first. */
+const usageRows = (ctx: TestContext, runId: string) =>
+  ctx.dataSource.query<{ purpose: string; input_tokens: number; output_tokens: number }[]>(
+    `SELECT purpose, input_tokens, output_tokens FROM model_usage WHERE run_id = $1 ORDER BY created_at, id`,
+    [runId],
+  );
+
 const lastUser = (body: Body) =>
   body.messages.filter((m) => m.role === 'user' && !text(m.content).startsWith('[Summary')).at(-1);
 
@@ -126,6 +133,23 @@ describe('context compression of long threads', () => {
     expect(events.map((e) => e.payload.status)).toEqual(['started', 'completed']);
     expect(events[1].payload.tokens_after).toBeLessThan(events[1].payload.tokens_before);
     expect(events[0].payload.tokens_before).toBeGreaterThan(9600);
+
+    // The summary call is counted as one, purpose summary, apart from the run's own token_usage.
+    const counted = await usageRows(ctx, compressing);
+    expect(counted.filter((row) => row.purpose === 'summary')).toHaveLength(1);
+    const agentCalls = counted.filter((row) => row.purpose === 'agent');
+    expect(agentCalls.length).toBe(counted.length - 1);
+    const shown = await ctx.http.get(`/api/runs/${compressing}`).set(auth(user));
+    expect(shown.body.token_usage).toMatchObject({
+      input_tokens: agentCalls.reduce((sum, row) => sum + row.input_tokens, 0),
+      output_tokens: agentCalls.reduce((sum, row) => sum + row.output_tokens, 0),
+    });
+    const threadUsage = await ctx.http.get(`/api/threads/${threadId}/usage`).set(auth(user));
+    const [{ calls }] = await ctx.dataSource.query<{ calls: number }[]>(
+      `SELECT count(*)::int AS calls FROM model_usage WHERE thread_id = $1`,
+      [threadId],
+    );
+    expect(threadUsage.body.total.calls).toBe(calls);
 
     // What clients read is untouched: every earlier row is still there, unchanged.
     const rowsAfter = await messageRows(ctx, threadId);
@@ -359,6 +383,17 @@ describe('POST /api/threads/:id/compact', () => {
       'SUMMARY-PELICAN: the user gave the code word PELICAN.',
     );
     expect(await messageRows(ctx, threadId)).toEqual(rowsBefore);
+    // No run made the summary call: it is counted under the thread's latest run, as a summary.
+    const [latest] = await ctx.dataSource.query<{ id: string }[]>(
+      `SELECT id FROM runs WHERE thread_id = $1 ORDER BY created_at DESC LIMIT 1`,
+      [threadId],
+    );
+    const counted = await eventually(
+      () => usageRows(ctx, latest.id),
+      (rows) => rows.some((row) => row.purpose === 'summary'),
+      10_000,
+    );
+    expect(counted.filter((row) => row.purpose === 'summary')).toHaveLength(1);
 
     const from = fake.requests.length;
     const runId = await runTurn(ctx, owner, threadId, 'What is the code word?');

@@ -11,7 +11,7 @@ import {
   RetryingChatOpenAI,
   type FunctionTool,
 } from '../../../src/modules/agent-runtime/model/retrying-chat-openai';
-import { callUsageOf } from '../../../src/modules/agent-runtime/worker/session/model-call';
+import { callUsageOf } from '../../../src/modules/agent-runtime/usage/model-call-usage';
 
 const TOOLS: FunctionTool[] = [
   {

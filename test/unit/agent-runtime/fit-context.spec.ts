@@ -31,6 +31,7 @@ function fakeModel(answer: () => Promise<string>) {
 function portsOf(model: RetryingChatOpenAI, windowTokens: number) {
   const events: NewRunEvent[] = [];
   const files: string[] = [];
+  const summaryCalls: unknown[] = [];
   const ports: ContextFitPorts = {
     model,
     context: { windowTokens, compressAboveTokens: Math.floor(windowTokens * 0.8) },
@@ -38,8 +39,9 @@ function portsOf(model: RetryingChatOpenAI, windowTokens: number) {
     runId: 'run-1',
     emit: (added) => Promise.resolve(events.push(...added)),
     saveSummary: (_name, text) => Promise.resolve(files.push(text)),
+    recordSummaryCall: (usage) => Promise.resolve(summaryCalls.push(usage)),
   };
-  return { ports, events, files };
+  return { ports, events, files, summaryCalls };
 }
 
 const words = (n: number) => 'word '.repeat(n).trim();
@@ -72,9 +74,9 @@ describe('fitContext', () => {
     expect(events).toHaveLength(0);
   });
 
-  it('summarizes the oldest turns, reports it, saves the text and returns the usage', async () => {
+  it('summarizes the oldest turns, reports it, saves the text and counts the summary call', async () => {
     const { model, calls } = fakeModel(() => Promise.resolve('the summary'));
-    const { ports, events, files } = portsOf(model, 1000);
+    const { ports, events, files, summaryCalls } = portsOf(model, 1000);
     const messages = history(8);
     const fitted = await fitContext(ports, messages, [new SystemMessage('be brief')], [], { force: false });
     expect(calls).toHaveLength(1);
@@ -82,7 +84,7 @@ describe('fitContext', () => {
     expect(isSummaryMessage(compacted[0])).toBe(true);
     expect(compacted.at(-1)).toBe(messages.at(-1));
     expect(compacted).toContain(messages[messages.length - 4]); // the latest user message, verbatim
-    expect(fitted.summaryUsage).toEqual({ input_tokens: 9, output_tokens: 3, total_tokens: 12 });
+    expect(summaryCalls).toEqual([{ input_tokens: 9, output_tokens: 3, total_tokens: 12 }]);
     expect(files).toEqual(['the summary']);
     expect(events.map((e) => e.payload.status)).toEqual(['started', 'completed']);
     expect(events[1].payload.tokens_after as number).toBeLessThan(events[1].payload.tokens_before as number);
@@ -92,12 +94,13 @@ describe('fitContext', () => {
   it('goes on uncompressed when the summary fails and the request fits the window', async () => {
     const { model } = fakeModel(() => Promise.reject(new Error('model down')));
     const messages = history(7);
-    const { ports, events, files } = portsOf(model, 2000);
+    const { ports, events, files, summaryCalls } = portsOf(model, 2000);
     const fitted = await fitContext(ports, messages, [], [], { force: false });
     expect(fitted.compacted).toBeNull();
     expect(fitted.shown).toBe(messages);
     expect(events.map((e) => e.payload.status)).toEqual(['started', 'failed']);
     expect(files).toEqual([]);
+    expect(summaryCalls).toEqual([]);
   });
 
   it('fails with runs.context_overflow when the summary fails and the request does not fit', async () => {

@@ -21,6 +21,8 @@ export interface ContextFitPorts {
   emit(events: NewRunEvent[]): Promise<unknown>;
   /** Saves a summary's full text under the thread workdir's `.summaries/<name>.md`. */
   saveSummary(name: string, text: string): Promise<unknown>;
+  /** Counts the summary call (purpose `summary`), once it was made: the provider charged for it. */
+  recordSummaryCall(usage: UsageMetadata | undefined): Promise<unknown>;
 }
 
 /** What a model call sends, and the history that replaces the graph state's when it was summarized. */
@@ -29,11 +31,6 @@ export interface FittedContext {
   shown: BaseMessage[];
   /** The thread's new history (a summary, then the turns kept), or null when it was not summarized. */
   compacted: BaseMessage[] | null;
-  /**
-   * The summary call's provider usage: the seam where it is to be recorded (purpose "summary"); the
-   * run's token usage does not include it.
-   */
-  summaryUsage?: UsageMetadata;
 }
 
 /** After a summary the kept turns take at most this share of the room the threshold leaves them. */
@@ -97,14 +94,13 @@ export async function fitContext(
 
   await ports.emit([{ type: 'context_compression', payload: { status: 'started', tokens_before: before } }]);
   let compacted: BaseMessage[];
-  let usage: UsageMetadata | undefined;
   try {
     const replaced = split.summarized.flat();
     const summary = await summarize(model, replaced, {
       maxTranscriptChars: Math.max(1000, (context.windowTokens - fixed) * TRANSCRIPT_CHARS_PER_TOKEN * 0.8),
       signal: ports.signal,
     });
-    usage = summary.usage;
+    await ports.recordSummaryCall(summary.usage);
     const message = summaryMessage(summary.text, replaced, ports.runId);
     compacted = [message, ...(split.latestUser === null ? [] : [split.latestUser]), ...split.kept.flat()];
     await ports.saveSummary(`${new Date().toISOString().replace(/[:.]/g, '-')}-${message.id}`, summary.text);
@@ -128,7 +124,7 @@ export async function fitContext(
       window_tokens: context.windowTokens,
       model: model.model,
     });
-  return { shown, compacted, ...(usage === undefined ? {} : { summaryUsage: usage }) };
+  return { shown, compacted };
 }
 
 /** Where to cut: counted on what is sent (shortened results), cut in the history itself. */

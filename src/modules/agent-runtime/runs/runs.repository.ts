@@ -86,13 +86,15 @@ export class RunsRepository {
 
   /** The thread's active runs, oldest first (the first one holds the thread). */
   /** The model the thread's latest executed run used (its snapshot), or null before any. */
-  async latestModelOfThread(threadId: string): Promise<string | null> {
+  /** The thread's latest run that got as far as its snapshot: its id and the model it ran with. */
+  async latestModelRunOfThread(threadId: string): Promise<{ runId: string; model: string } | null> {
     const run = await this.dataSource.getRepository(RunEntity).findOne({
       where: { threadId, configSnapshot: Not(IsNull()) },
       order: { createdAt: 'DESC', id: 'DESC' },
       select: { id: true, configSnapshot: true },
     });
-    return run?.configSnapshot?.model ?? null;
+    const model = run?.configSnapshot?.model;
+    return run === null || model === undefined ? null : { runId: run.id, model };
   }
 
   activeInThread(threadId: string, manager: EntityManager = this.dataSource.manager): Promise<RunEntity[]> {

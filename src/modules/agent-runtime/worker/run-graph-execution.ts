@@ -12,6 +12,7 @@ import { buildAgentGraph } from '../graph/agent-graph.js';
 import { Checkpointer } from '../graph/checkpointer.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
 import type { RunEntity } from '../runs/run.entity.js';
+import { RunStore } from '../runs/run-store.js';
 import { RunsRepository } from '../runs/runs.repository.js';
 import { WaitingPoints } from '../questions/waiting-points.js';
 import { invokeRunGraph, type GraphEnd } from './invoke-run-graph.js';
@@ -41,6 +42,7 @@ export class RunGraphExecution {
     private readonly runs: RunsRepository,
     private readonly approvals: RunApprovalLoader,
     private readonly summaries: ConversationSummaries,
+    private readonly store: RunStore,
   ) {}
 
   async run(run: RunEntity, leaseToken: string, signal: AbortSignal): Promise<GraphEnd> {
@@ -74,6 +76,7 @@ export class RunGraphExecution {
         maxToolCallsPerTurn: this.config.runtime.maxToolCallsPerTurn,
         waitingPoints: this.waitingPoints,
         summaries: this.summaries,
+        usage: this.store,
       },
       {
         runId: run.id,

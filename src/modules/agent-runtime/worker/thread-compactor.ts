@@ -1,6 +1,7 @@
 import { RemoveMessage, type BaseMessage } from '@langchain/core/messages';
 import { REMOVE_ALL_MESSAGES } from '@langchain/langgraph';
 import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config.js';
 import { projectOf, ThreadsService } from '../../threads/index.js';
@@ -12,7 +13,9 @@ import { Checkpointer } from '../graph/checkpointer.js';
 import { repairDanglingToolCalls } from '../graph/repair-history.js';
 import { ChatModelFactory } from '../model/chat-model.factory.js';
 import type { CompactThreadJob } from '../queue/thread-compaction.queue.js';
+import { RunStore } from '../runs/run-store.js';
 import { RunsRepository } from '../runs/runs.repository.js';
+import { callUsageOf } from '../usage/model-call-usage.js';
 
 /** What a compaction on request came to (the job's result, for logs). */
 export type CompactionOutcome =
@@ -44,6 +47,7 @@ export class ThreadCompactor {
     private readonly threads: ThreadsService,
     private readonly summaries: ConversationSummaries,
     private readonly dataSource: DataSource,
+    private readonly store: RunStore,
   ) {}
 
   async compact(job: CompactThreadJob, signal: AbortSignal): Promise<CompactionOutcome> {
@@ -54,7 +58,8 @@ export class ThreadCompactor {
     const messages = (state.values as Partial<RunStateValues>).messages ?? [];
     if (messages.length === 0) return 'nothing_to_compact';
     if (state.next.length > 0) return 'not_idle';
-    const model = (await this.runs.latestModelOfThread(threadId)) ?? this.config.llm.defaultModel;
+    const latest = await this.runs.latestModelRunOfThread(threadId);
+    const model = latest?.model ?? this.config.llm.defaultModel;
     const saved: { summary?: { name: string; text: string } } = {};
     let compacted: BaseMessage[] | null;
     try {
@@ -66,6 +71,17 @@ export class ThreadCompactor {
           runId: null,
           emit: () => Promise.resolve(),
           saveSummary: (name, text) => Promise.resolve((saved.summary = { name, text })),
+          // No run makes this call: it is counted under the thread's latest run, as a summary (a run's
+          // token_usage sums its agent calls only; the thread's usage and the reports include it).
+          recordSummaryCall: (usage) =>
+            latest === null
+              ? Promise.resolve()
+              : this.store.recordModelUsage({
+                  runId: latest.runId,
+                  callId: randomUUID(),
+                  purpose: 'summary',
+                  usage: callUsageOf(model, usage),
+                }),
         },
         repairDanglingToolCalls(messages),
         [],

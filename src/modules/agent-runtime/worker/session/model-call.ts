@@ -1,4 +1,4 @@
-import { AIMessage, SystemMessage, type BaseMessage, type UsageMetadata } from '@langchain/core/messages';
+import { AIMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import { randomUUID } from 'node:crypto';
 import { DeltaBatcher } from '../../events/delta-batcher.js';
 import type { NewRunEvent } from '../../events/run-event.js';
@@ -12,7 +12,7 @@ import { RunsErrors } from '../../runs/runs.errors.js';
 import { DomainError } from '../../../../common/errors/index.js';
 import { fitContext, type ContextFitPorts } from '../../context/fit-context.js';
 import { systemPromptOf } from '../../subagents/subagent-prompt.js';
-import type { ModelCallUsage } from '../../usage/model-call-usage.js';
+import { callUsageOf } from '../../usage/model-call-usage.js';
 import type { SessionScope } from './session-scope.js';
 
 /** A model step's reply, and the thread's history when it was compressed for this call. */
@@ -39,7 +39,6 @@ export async function callModel(scope: SessionScope, history: BaseMessage[]): Pr
   const repaired = repairDanglingToolCalls(history);
   const prompt = systemPromptOf(snapshot);
   const system = prompt === '' ? [] : [new SystemMessage(prompt)];
-  // The summary call's usage (`fitted.summaryUsage`) is where a "summary" usage record would be taken.
   const ports = contextPortsOf(scope);
   let fitted = await fitContext(ports, repaired, system, tools, { force: false });
   const messageId = randomUUID();
@@ -75,6 +74,13 @@ function contextPortsOf(scope: SessionScope): ContextFitPorts {
     runId,
     emit: (events) => scope.emit(events),
     saveSummary: (name, text) => scope.deps.summaries.save(toolContext.user, toolContext.workdir, name, text),
+    recordSummaryCall: (usage) =>
+      scope.deps.usage.recordModelUsage({
+        runId,
+        callId: randomUUID(),
+        purpose: 'summary',
+        usage: callUsageOf(model.model, usage),
+      }),
   };
 }
 
@@ -168,18 +174,4 @@ async function recordAssistant(
     tool_calls: toolCalls.map((call) => ({ ...call, type: 'tool_call' as const })),
     usage_metadata: turn.usage,
   });
-}
-
-/**
- * The provider's figures for one call (LangChain's `usage_metadata`, read from the streamed answer:
- * `prompt_tokens`, `completion_tokens`, and `prompt_tokens_details.cached_tokens` as `cache_read`).
- * A provider that reported none still made a call: it is counted, with zero tokens.
- */
-export function callUsageOf(model: string, usage: UsageMetadata | undefined): ModelCallUsage {
-  return {
-    model,
-    input_tokens: usage?.input_tokens ?? 0,
-    output_tokens: usage?.output_tokens ?? 0,
-    cached_tokens: usage?.input_token_details?.cache_read ?? 0,
-  };
 }

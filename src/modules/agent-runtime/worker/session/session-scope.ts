@@ -10,6 +10,7 @@ import type { MessagesRepository, NewMessage } from '../../messages/messages.rep
 import type { WaitingPoints } from '../../questions/waiting-points.js';
 import type { RetryingChatOpenAI } from '../../model/retrying-chat-openai.js';
 import type { ModelCallUsage } from '../../usage/model-call-usage.js';
+import type { RunStore } from '../../runs/run-store.js';
 import type { ContextLimits } from '../../context/context-limits.js';
 import type { ToolCaller } from '../../../tools/index.js';
 
@@ -41,6 +42,8 @@ export interface RunSessionDeps {
   /** Records the approved calls that started (a decided call runs at most once). */
   waitingPoints: WaitingPoints;
   summaries: SummaryFiles;
+  /** Counts the model calls a run makes besides its agent's steps (a context summary). */
+  usage: Pick<RunStore, 'recordModelUsage'>;
 }
 
 export interface RunSessionInit {
