@@ -1,42 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsUUID, ValidateBy, type ValidationArguments } from 'class-validator';
-import { isISO8601 } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsUUID } from 'class-validator';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
+import { IsWindowTime, NotBeforeSince, timeBetween } from '../../../common/validation/time-window.js';
 import { USAGE_GROUPS, type UsageGroup } from './usage-reports.js';
 
-const EARLIEST = Date.UTC(1970, 0, 1);
-const LATEST = Date.UTC(9999, 0, 1);
-
-/** An ISO-8601 time from 1970 to 9998 (the range the report's day arithmetic and PostgreSQL share). */
-export const isUsageTime = (value: unknown): boolean => {
-  if (typeof value !== 'string' || !isISO8601(value, { strict: true })) return false;
-  const time = Date.parse(value);
-  return Number.isFinite(time) && time >= EARLIEST && time < LATEST;
-};
-
-const IsUsageTime = () =>
-  ValidateBy({
-    name: 'isUsageTime',
-    validator: {
-      validate: isUsageTime,
-      defaultMessage: (args?: ValidationArguments) =>
-        `${args?.property} must be an ISO-8601 time between 1970 and 9998`,
-    },
-  });
-
-const NotBeforeSince = () =>
-  ValidateBy({
-    name: 'notBeforeSince',
-    validator: {
-      validate: (until: unknown, args?: ValidationArguments) => {
-        const since = (args?.object as { since?: unknown } | undefined)?.since;
-        if (!isUsageTime(since) || !isUsageTime(until)) return true;
-        return Date.parse(since as string) <= Date.parse(until as string);
-      },
-      defaultMessage: () => 'until must not be before since',
-    },
-  });
+/** The range the report's day arithmetic and PostgreSQL share. */
+const USAGE_TIME = timeBetween(
+  Date.UTC(1970, 0, 1),
+  Date.UTC(9999, 0, 1),
+  'must be an ISO-8601 time between 1970 and 9998',
+);
 
 export class UsageQueryDto extends PageQueryDto {
   @ApiPropertyOptional({
@@ -50,7 +24,7 @@ export class UsageQueryDto extends PageQueryDto {
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Calls at or after this time (inclusive).' })
   @IsOptional()
-  @IsUsageTime()
+  @IsWindowTime(USAGE_TIME)
   since?: string;
 
   @ApiPropertyOptional({
@@ -58,8 +32,8 @@ export class UsageQueryDto extends PageQueryDto {
     description: 'Calls before this time (exclusive); not before `since`.',
   })
   @IsOptional()
-  @IsUsageTime()
-  @NotBeforeSince()
+  @IsWindowTime(USAGE_TIME)
+  @NotBeforeSince(USAGE_TIME)
   until?: string;
 
   @ApiPropertyOptional({
