@@ -3,7 +3,7 @@ import { FakeOpenAiServer } from '../support/fake-openai/fake-openai-server';
 import { TestMcpServer } from '../support/mcp/mcp-test-server';
 import { toolAnswer } from '../support/runs/model-requests';
 import { storedEvents } from '../support/runs/run-event-rows';
-import { auth, isTerminal, newThread, startRun, waitForStatus } from '../support/runs/run-helpers';
+import { isTerminal, newThread, startRun, waitForStatus } from '../support/runs/run-helpers';
 import { ServiceProcess } from '../support/service-process';
 import { TestContext, type TestUser } from '../support/test-app';
 
@@ -57,11 +57,7 @@ describe('an approved call and a worker killed with SIGKILL', () => {
     });
     user = await ctx.newUser();
     const admin = await ctx.newUser({ role: 'admin' });
-    const created = await ctx.http
-      .post('/api/system/mcp-servers')
-      .set(auth(admin))
-      .send({ slug: 'payments', name: 'payments', transport: 'streamable_http', url: mcp.url });
-    if (created.status !== 201) throw new Error(`server not created: ${JSON.stringify(created.body)}`);
+    await ctx.newMcpServer(admin, { slug: 'payments', url: mcp.url });
     slug = (await ctx.newAgent(user, { config: { mcps: ['payments'], tools: [] } })).slug;
   });
 

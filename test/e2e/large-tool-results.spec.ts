@@ -50,11 +50,7 @@ describe('a large MCP tool result in a run', () => {
     });
     user = await ctx.newUser();
     const admin = await ctx.newUser({ role: 'admin' });
-    const created = await ctx.http
-      .post('/api/system/mcp-servers')
-      .set(auth(admin))
-      .send({ slug: 'reports', name: 'reports', transport: 'streamable_http', url: mcp.url });
-    if (created.status !== 201) throw new Error(`server not created: ${JSON.stringify(created.body)}`);
+    await ctx.newMcpServer(admin, { slug: 'reports', url: mcp.url });
     const config = { mcps: ['reports'], tools: ['read_file', 'present_artifacts'] };
     slug = (await ctx.newAgent(user, { config })).slug;
     worker = ServiceProcess.start('worker', { ...env, APP_ROLE: 'worker', LOG_LEVEL: 'info' });
