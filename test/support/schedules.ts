@@ -1,4 +1,7 @@
-import { Clock, OccurrenceFiring, ScheduleClaims, ScheduleTick } from '../../src/modules/schedules';
+import { Clock } from '../../src/modules/schedules/firing/clock';
+import { OccurrenceFiring } from '../../src/modules/schedules/firing/occurrence-firing';
+import { ScheduleClaims } from '../../src/modules/schedules/firing/schedule-claims';
+import { ScheduleTick } from '../../src/modules/schedules/firing/schedule-tick';
 import type { TestContext } from './test-app';
 
 /** A clock the test sets: the scheduler reads this time, no one sleeps. */

@@ -23,7 +23,6 @@ export const loadAgentRunWorkerModule = () =>
 export { RunsCoreModule } from './runs-core.module.js';
 export { RunStartModule } from './run-start.module.js';
 export { RunStarter } from './runs/run-starter.js';
-export type { CreatedRun } from './runs/run-creation.js';
 export { CheckpointRetentionModule } from './checkpoints/checkpoint-retention.module.js';
 export { CheckpointPruning } from './checkpoints/checkpoint-pruning.js';
 export { RunAuthorizationModule } from './run-authorization.module.js';

@@ -7,8 +7,3 @@ export const SCHEDULES_ENTITIES = [ScheduleEntity, ScheduleOccurrenceEntity];
 
 export { SchedulesModule } from './schedules.module.js';
 export { SchedulesWorkerModule } from './schedules-worker.module.js';
-export { ScheduleTick } from './firing/schedule-tick.js';
-export { ScheduleClaims } from './firing/schedule-claims.js';
-export { OccurrenceFiring } from './firing/occurrence-firing.js';
-export { Clock, SystemClock } from './firing/clock.js';
-export { SchedulesErrorCode } from './schedules.errors.js';

@@ -128,7 +128,8 @@ export class SchedulesService {
           requestId,
         }),
       ));
-    const fired = occurrence.status === 'pending' ? await this.firing.fire(occurrence.id) : null;
+    // A concurrent replay waits for the first request's firing, then reads its outcome.
+    const fired = occurrence.status === 'pending' ? await this.firing.fire(occurrence.id, 'wait') : null;
     if (fired?.refusal !== undefined) throw fired.refusal;
     const outcome = fired?.occurrence ?? (await this.schedules.findOccurrenceById(occurrence.id));
     if (outcome?.status === 'started' && outcome.runId !== null && outcome.threadId !== null)
@@ -179,7 +180,7 @@ export class SchedulesService {
     if (rule.nextAfter(now) === null)
       throw CommonErrors.validationFailed([{ field: 'cron', messages: ['cron never fires'] }]);
     const min = this.config.schedules.minIntervalSeconds;
-    const gap = rule.shortestGapSeconds(now);
+    const gap = rule.shortestGapSeconds(now, min);
     if (gap !== null && gap < min)
       throw CommonErrors.validationFailed([
         {

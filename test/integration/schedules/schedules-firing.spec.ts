@@ -1,4 +1,5 @@
-import { OccurrenceFiring, ScheduleClaims } from '../../../src/modules/schedules';
+import { OccurrenceFiring } from '../../../src/modules/schedules/firing/occurrence-firing';
+import { ScheduleClaims } from '../../../src/modules/schedules/firing/schedule-claims';
 import { auth } from '../../support/runs/run-helpers';
 import { runRow } from '../../support/runs/run-rows';
 import { ManualClock, occurrenceRows, schedulers } from '../../support/schedules';

@@ -8,7 +8,7 @@ export interface CronProblem {
 
 const FIELD_COUNT = 5;
 /** Firings looked at for the shortest gap, at most. */
-const GAP_SAMPLE = 1500;
+const GAP_SAMPLE = 600;
 const GAP_WINDOW_MS = 8 * 24 * 3600 * 1000;
 const MINUTE_SECONDS = 60;
 /** Periods walked to find the latest one not after now (a year of every-minute periods is more). */
@@ -65,9 +65,10 @@ export class CronRule {
   /**
    * The shortest gap, in seconds, between consecutive firings after `from` (null: fewer than two). It
    * looks at a week and a day of firings (every weekly pattern, and the step from each day to the next),
-   * at most `GAP_SAMPLE` of them, and stops at one minute, the least five fields can give.
+   * at most `GAP_SAMPLE` of them (two days of five-minute firings), and stops below `floorSeconds`
+   * (the answer is then known to be too short) or at one minute, the least five fields can give.
    */
-  shortestGapSeconds(from: Date): number | null {
+  shortestGapSeconds(from: Date, floorSeconds = MINUTE_SECONDS): number | null {
     const first = this.nextAfter(from);
     let previous = first;
     let shortest: number | null = null;
@@ -76,7 +77,12 @@ export class CronRule {
       if (next === null) break;
       const gap = (next.getTime() - previous.getTime()) / 1000;
       if (shortest === null || gap < shortest) shortest = gap;
-      if (shortest <= MINUTE_SECONDS || next.getTime() - first!.getTime() > GAP_WINDOW_MS) break;
+      if (
+        shortest <= MINUTE_SECONDS ||
+        shortest < floorSeconds ||
+        next.getTime() - first!.getTime() > GAP_WINDOW_MS
+      )
+        break;
       previous = next;
     }
     return shortest;

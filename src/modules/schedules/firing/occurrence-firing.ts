@@ -43,16 +43,18 @@ export class OccurrenceFiring {
     private readonly starter: RunStarter,
   ) {}
 
-  /** Null when the occurrence is no longer pending or another worker is firing it right now. */
-  fire(occurrenceId: string): Promise<FiringOutcome | null> {
+  /**
+   * Null when the occurrence is no longer pending, or (`skip`) when another worker is firing it right
+   * now; with `wait`, that firing is waited for instead (and null follows, it being no longer pending).
+   */
+  fire(occurrenceId: string, locked: 'skip' | 'wait' = 'skip'): Promise<FiringOutcome | null> {
     return this.dataSource.transaction(async (manager) => {
-      const occurrence = await manager
+      const query = manager
         .getRepository(ScheduleOccurrenceEntity)
         .createQueryBuilder('o')
         .where(`o.id = :occurrenceId AND o.status = 'pending'`, { occurrenceId })
-        .setLock('pessimistic_write')
-        .setOnLocked('skip_locked')
-        .getOne();
+        .setLock('pessimistic_write');
+      const occurrence = await (locked === 'skip' ? query.setOnLocked('skip_locked') : query).getOne();
       if (occurrence === null) return null;
       const schedule = await manager
         .getRepository(ScheduleEntity)

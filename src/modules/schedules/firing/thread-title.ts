@@ -1,3 +1,4 @@
+import { truncate } from '../../../common/text/truncate.js';
 import type { ScheduleEntity } from '../schedule.entity.js';
 
 const INPUT_CHARS = 60;
@@ -13,6 +14,5 @@ export function threadTitleOf(schedule: Pick<ScheduleEntity, 'input' | 'timezone
     minute: '2-digit',
   }).format(period);
   const input = schedule.input.trim().replace(/\s+/g, ' ');
-  const shortened = input.length > INPUT_CHARS ? `${input.slice(0, INPUT_CHARS - 1)}…` : input;
-  return `Scheduled: ${shortened} (${local} ${schedule.timezone})`;
+  return `Scheduled: ${truncate(input, INPUT_CHARS)} (${local} ${schedule.timezone})`;
 }
