@@ -114,3 +114,27 @@ describe('CronRule', () => {
     expect(parsed).toEqual([expect.objectContaining({ field, message: expect.any(String) })]);
   });
 });
+
+describe('CronRule.latestDue over long outages', () => {
+  const parsed = (cron: string, timezone: string) => CronRule.parse(cron, timezone) as CronRule;
+
+  it('finds the latest period after a year without workers, in a few steps', () => {
+    const r = parsed('* * * * *', 'UTC');
+    const started = performance.now();
+    expect(r.latestDue(new Date('2025-01-01T00:00:00Z'), new Date('2026-01-01T12:34:56Z'))).toEqual(
+      new Date('2026-01-01T12:34:00Z'),
+    );
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it('looks further back when the last hour, day and month hold no period', () => {
+    const yearly = parsed('0 9 1 3 *', 'Europe/Berlin');
+    expect(yearly.latestDue(new Date('2024-03-01T08:00:00Z'), new Date('2025-12-01T00:00:00Z'))).toEqual(
+      new Date('2025-03-01T08:00:00Z'),
+    );
+    // `from` itself is the only period due.
+    expect(yearly.latestDue(new Date('2025-03-01T08:00:00Z'), new Date('2025-06-01T00:00:00Z'))).toEqual(
+      new Date('2025-03-01T08:00:00Z'),
+    );
+  });
+});

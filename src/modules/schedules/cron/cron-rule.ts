@@ -11,8 +11,11 @@ const FIELD_COUNT = 5;
 const GAP_SAMPLE = 600;
 const GAP_WINDOW_MS = 8 * 24 * 3600 * 1000;
 const MINUTE_SECONDS = 60;
-/** Periods walked to find the latest one not after now (a year of every-minute periods is more). */
+/** Periods walked to find the latest one not after now, at most (a window's worth, normally). */
 const MAX_WALK = 600_000;
+const HOUR_MS = 3600 * 1000;
+/** Windows before now searched for the latest due period, shortest first. */
+const LOOKBACK_MS = [HOUR_MS, 24 * HOUR_MS, 35 * 24 * HOUR_MS, 400 * 24 * HOUR_MS];
 const TIMEZONE_NAME = /^(?:[A-Za-z][A-Za-z0-9_+-]*)(?:\/[A-Za-z0-9_+-]+)*$/;
 
 /**
@@ -49,11 +52,22 @@ export class CronRule {
 
   /**
    * The latest period in [`from`, `now`], or null when none is due: what one occurrence fires for
-   * every period missed since `from` (they are coalesced).
+   * every period missed since `from` (they are coalesced). `from` counts as a period (it is the
+   * schedule's `next_run_at`). The walk starts in the last hour before now, then the last day, month,
+   * year, and only then at `from`, so a long outage costs a few steps, not one per missed period.
    */
   latestDue(from: Date, now: Date): Date | null {
     if (from > now) return null;
-    let latest = from;
+    for (const window of LOOKBACK_MS) {
+      const start = new Date(Math.max(from.getTime(), now.getTime() - window));
+      const first = start.getTime() === from.getTime() ? from : this.nextAfter(new Date(start.getTime() - 1));
+      if (first !== null && first <= now) return this.lastUpTo(first, now);
+    }
+    return this.lastUpTo(from, now);
+  }
+
+  private lastUpTo(first: Date, now: Date): Date {
+    let latest = first;
     for (let step = 0; step < MAX_WALK; step += 1) {
       const next = this.nextAfter(latest);
       if (next === null || next > now) return latest;
