@@ -265,4 +265,30 @@ describe('the scheduler (claims in PostgreSQL, an injected clock)', () => {
     expect({ runs, threads }).toEqual({ runs: 1, threads: 1 });
     await cancel(user, started.run_id!);
   });
+
+  it('fires a burst of 120 schedules due at the same minute in one tick, claim batch after batch', async () => {
+    const owners = await Promise.all(Array.from({ length: 6 }, () => ctx.newUser()));
+    const ids: string[] = [];
+    let due: Date | null = null;
+    for (const owner of owners)
+      for (let i = 0; i < 20; i += 1) {
+        const schedule = await createSchedule(owner, 'default-chatbot', {
+          cron: '17 8 * * *',
+          input: `burst ${i}`,
+        });
+        ids.push(schedule.id);
+        due ??= new Date(schedule.next_run_at);
+      }
+    const clock = new ManualClock(new Date(due!.getTime() + 10_000));
+    // One scheduler, one tick: more than one claim batch (50) is due.
+    expect(await schedulers(ctx, clock, 1)[0].run()).toBeGreaterThanOrEqual(120);
+
+    const [counts] = await ctx.dataSource.query<[{ occurrences: number; schedules: number; runs: number }]>(
+      `SELECT count(*)::int AS occurrences, count(DISTINCT schedule_id)::int AS schedules,
+              count(DISTINCT run_id)::int AS runs
+         FROM schedule_occurrences WHERE schedule_id = ANY($1::uuid[]) AND status = 'started'`,
+      [ids],
+    );
+    expect(counts).toEqual({ occurrences: 120, schedules: 120, runs: 120 });
+  }, 120_000);
 });
