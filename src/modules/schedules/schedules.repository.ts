@@ -57,6 +57,11 @@ export class SchedulesRepository {
     await this.rows.update({ id }, changes);
   }
 
+  /** Every schedule of the owner stops: disabled, no next period. */
+  async disableAllOf(ownerId: string): Promise<void> {
+    await this.rows.update({ ownerId, enabled: true }, { enabled: false, nextRunAt: null });
+  }
+
   async delete(id: string): Promise<boolean> {
     return ((await this.rows.delete({ id })).affected ?? 0) > 0;
   }

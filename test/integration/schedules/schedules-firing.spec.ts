@@ -209,12 +209,33 @@ describe('the scheduler (claims in PostgreSQL, an injected clock)', () => {
     });
   });
 
-  it('disables the schedules of a disabled owner at their next period', async () => {
+  it('disables the schedules of an owner an admin disables, at once: no period fires', async () => {
     const owner = await ctx.newUser();
     const admin = await ctx.newUser({ role: 'admin' });
     const schedule = await createSchedule(owner, 'default-chatbot', { cron: '0 * * * *' });
     const disable = await ctx.http.patch(`/api/users/${owner.id}`).set(auth(admin)).send({ disabled: true });
     expect(disable.status).toBe(200);
+    const [row] = await ctx.dataSource.query(`SELECT enabled, next_run_at FROM schedules WHERE id = $1`, [
+      schedule.id,
+    ]);
+    expect(row).toEqual({ enabled: false, next_run_at: null });
+    const read = await ctx.http.get(`/api/schedules/${schedule.id}`).set(auth(admin));
+    expect(read.body).toMatchObject({ enabled: false, next_run_at: null });
+
+    const [tick] = schedulers(
+      ctx,
+      new ManualClock(new Date(new Date(schedule.next_run_at).getTime() + 1_000)),
+      1,
+    );
+    await tick.run();
+    expect(await occurrenceRows(ctx, schedule.id)).toEqual([]);
+  });
+
+  it('disables the schedule when the owner turns out disabled at firing (owner_disabled)', async () => {
+    const owner = await ctx.newUser();
+    const schedule = await createSchedule(owner, 'default-chatbot', { cron: '0 * * * *' });
+    // Disabled by another path than the users API (no hook ran): the firing checks the account itself.
+    await ctx.dataSource.query(`UPDATE users SET disabled = true WHERE id = $1`, [owner.id]);
 
     const clock = new ManualClock(new Date(schedule.next_run_at));
     const [tick] = schedulers(ctx, clock, 1);
