@@ -21,6 +21,7 @@ import { LongImprovementMarkCallIds1796036000001 } from './1796036000001-LongImp
 import { SkillDrafts1796038000000 } from './1796038000000-SkillDrafts.js';
 import { ToolApproval1796040000000 } from './1796040000000-ToolApproval.js';
 import { ModelUsage1796041000000 } from './1796041000000-ModelUsage.js';
+import { Schedules1796042000000 } from './1796042000000-Schedules.js';
 
 /**
  * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
@@ -50,4 +51,5 @@ export const MIGRATIONS = [
   SkillDrafts1796038000000,
   ToolApproval1796040000000,
   ModelUsage1796041000000,
+  Schedules1796042000000,
 ] as const;

@@ -13,6 +13,7 @@ import { OcrModule } from './modules/ocr/index.js';
 import { SandboxModule } from './modules/sandbox/index.js';
 import { SkillsModule } from './modules/skills/index.js';
 import { WebSearchModule } from './modules/web-search/index.js';
+import { SchedulesModule } from './modules/schedules/index.js';
 import { ThreadsModule } from './modules/threads/index.js';
 import { ToolsModule } from './modules/tools/index.js';
 import { WorkspaceModule } from './modules/workspace/index.js';
@@ -52,6 +53,7 @@ export class AppModule {
         McpModule,
         KnowledgeModule,
         KnowledgeMcpModule,
+        SchedulesModule,
         ...(runsWorkers ? [workerModules()] : []),
       ],
       providers: [ShutdownLog, ...(runsWorkers ? [BoundedWorkerDrain] : [])],

@@ -4,6 +4,7 @@ import { ARTIFACTS_ENTITIES } from './modules/artifacts/index.js';
 import { AUTH_ENTITIES } from './modules/auth/index.js';
 import { KNOWLEDGE_ENTITIES } from './modules/knowledge/index.js';
 import { IMPROVEMENT_MARKS_ENTITIES } from './modules/improvement-marks/index.js';
+import { SCHEDULES_ENTITIES } from './modules/schedules/index.js';
 import { SKILLS_ENTITIES } from './modules/skills/index.js';
 import { MCP_ENTITIES } from './modules/mcp/index.js';
 import { THREADS_ENTITIES } from './modules/threads/index.js';
@@ -30,4 +31,5 @@ export const ENTITIES = [
   ...SKILLS_ENTITIES,
   ...MCP_ENTITIES,
   ...KNOWLEDGE_ENTITIES,
+  ...SCHEDULES_ENTITIES,
 ];

@@ -9,6 +9,7 @@ import { MaintenanceModule } from './modules/maintenance/index.js';
 import { McpRuntimeModule } from './modules/mcp/index.js';
 import { OcrModule } from './modules/ocr/index.js';
 import { SandboxModule } from './modules/sandbox/index.js';
+import { SchedulesWorkerModule } from './modules/schedules/index.js';
 import { SkillsCoreModule, SkillsInstallToolModule } from './modules/skills/index.js';
 import { WebSearchModule } from './modules/web-search/index.js';
 import { WorkspaceModule } from './modules/workspace/index.js';
@@ -35,6 +36,7 @@ export async function workerModules(): Promise<Type[]> {
     SkillsInstallToolModule,
     McpRuntimeModule,
     KnowledgeWorkerModule,
+    SchedulesWorkerModule,
   ];
 }
 

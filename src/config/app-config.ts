@@ -179,6 +179,14 @@ export class AppConfig {
     /** Threads one pruning batch reads (each pruned in its own transaction). */
     readonly checkpointPruneBatch: number;
   };
+  readonly schedules: {
+    /** Schedules one user may own. */
+    readonly perUser: number;
+    /** The shortest gap a schedule's cron may leave between two firings. */
+    readonly minIntervalSeconds: number;
+    /** How often each worker process looks for due schedules. */
+    readonly tickSeconds: number;
+  };
 
   constructor(values: AppConfig) {
     Object.assign(this, values);

@@ -238,6 +238,9 @@ const schema = z.object({
   IMPROVEMENT_MARKS_RETENTION_DAYS: integer(365, 1, 36_500),
   CHECKPOINT_PRUNE_INTERVAL_SECONDS: integer(300, 10, 86_400),
   CHECKPOINT_PRUNE_BATCH: integer(200, 1, 10_000),
+  SCHEDULES_PER_USER: integer(20, 1, 10_000),
+  SCHEDULE_MIN_INTERVAL_SECONDS: integer(60, 1, 86_400),
+  SCHEDULE_TICK_SECONDS: integer(5, 1, 60),
   OCR_ENGINE: z.enum(['local', 'http', 'disable']).default('local'),
   OCR_HTTP_URL: z
     .string()
@@ -460,6 +463,11 @@ export function parseConfig(env: Environment): AppConfig {
       shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
       checkpointPruneSeconds: e.CHECKPOINT_PRUNE_INTERVAL_SECONDS,
       checkpointPruneBatch: e.CHECKPOINT_PRUNE_BATCH,
+    },
+    schedules: {
+      perUser: e.SCHEDULES_PER_USER,
+      minIntervalSeconds: e.SCHEDULE_MIN_INTERVAL_SECONDS,
+      tickSeconds: e.SCHEDULE_TICK_SECONDS,
     },
   });
 }

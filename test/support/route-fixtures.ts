@@ -44,6 +44,11 @@ export class RouteFixtures {
     if (kb.status !== 201 || kbFile.status !== 201) {
       throw new Error(`knowledge fixtures not created: ${kb.status} ${kbFile.status}`);
     }
+    const schedule = await ctx.http
+      .post(`/api/agents/${agentSlug}/schedules`)
+      .set(auth(superadmin))
+      .send({ cron: '0 8 * * *', timezone: 'UTC', input: 'fixture schedule', enabled: false });
+    if (schedule.status !== 201) throw new Error(`schedule fixture not created: ${schedule.status}`);
     return new RouteFixtures(
       superadmin,
       user,
@@ -56,6 +61,7 @@ export class RouteFixtures {
         ['/api/system/tools/', 'ls'],
         ['/api/skills/', skillSlug],
         ['/api/knowledge-bases/', kbId],
+        ['/api/schedules/', (schedule.body as { id: string }).id],
         ['/api/knowledge-bases/{kb_id}/files/', (kbFile.body as { file_id: string }).file_id],
       ],
       {

@@ -8,12 +8,12 @@ import { RunEventStreams } from './events/run-event-streams.js';
 import { RunEventsController } from './events/run-events.controller.js';
 import { RunStreamSlots } from './events/run-stream-slots.js';
 import { RunCancellation } from './runs/run-cancellation.js';
-import { RunCreation } from './runs/run-creation.js';
 import { RunsController } from './runs/runs.controller.js';
 import { RunsService } from './runs/runs.service.js';
 import { ThreadDeletionGuard } from './runs/thread-deletion-guard.js';
 import { ThreadCompactionRequests } from './runs/thread-compaction-request.js';
 import { RunsCoreModule } from './runs-core.module.js';
+import { RunStartModule } from './run-start.module.js';
 import { QuestionsController } from './questions/questions.controller.js';
 import { ApprovalsController } from './approvals/approvals.controller.js';
 import { SubagentsModule } from './subagents/subagents.module.js';
@@ -23,7 +23,7 @@ import { UsageService } from './usage/usage.service.js';
 
 /** API side of runs: create, read, cancel, stream, messages and state, token usage, and `agent-calls`. */
 @Module({
-  imports: [RunsCoreModule, ThreadsModule, ArtifactsModule, SubagentsModule],
+  imports: [RunsCoreModule, RunStartModule, ThreadsModule, ArtifactsModule, SubagentsModule],
   controllers: [
     RunsController,
     RunEventsController,
@@ -35,7 +35,6 @@ import { UsageService } from './usage/usage.service.js';
   providers: [
     ActivatedSkillsReader,
     RunsService,
-    RunCreation,
     RunCancellation,
     AgentCallsService,
     RunEventStreams,

@@ -21,6 +21,8 @@ export { AgentRuntimeModule } from './agent-runtime.module.js';
 export const loadAgentRunWorkerModule = () =>
   import('./agent-run-worker.module.js').then((m) => m.AgentRunWorkerModule);
 export { RunsCoreModule } from './runs-core.module.js';
+export { RunStartModule } from './run-start.module.js';
+export { RunStarter } from './runs/run-starter.js';
 export { CheckpointRetentionModule } from './checkpoints/checkpoint-retention.module.js';
 export { CheckpointPruning } from './checkpoints/checkpoint-pruning.js';
 export { RunAuthorizationModule } from './run-authorization.module.js';

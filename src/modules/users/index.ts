@@ -8,3 +8,4 @@ export const USERS_ENTITIES = [DepartmentEntity, UserEntity];
 export { UsersModule } from './users.module.js';
 export { UserAccounts } from './user-accounts.js';
 export type { UserAccount, ActiveActor, SessionAccount } from './user-accounts.js';
+export { AccountDisabledHooks } from './account-disabled-hooks.js';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountDisabledHooks } from './account-disabled-hooks.js';
 import { DepartmentEntity } from './department.entity.js';
 import { DepartmentsController } from './departments.controller.js';
 import { DepartmentsRepository } from './departments.repository.js';
@@ -22,7 +23,8 @@ import { UsersService } from './users.service.js';
     DepartmentsService,
     InitialAccounts,
     UserAccounts,
+    AccountDisabledHooks,
   ],
-  exports: [UserAccounts],
+  exports: [UserAccounts, AccountDisabledHooks],
 })
 export class UsersModule {}

@@ -5,6 +5,7 @@ import { PasswordHasher } from '../../common/crypto/password-hasher.js';
 import { decodeCursor, toPage, type Page } from '../../common/pagination/cursor.js';
 import type { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { isUniqueViolation } from '../../database/unique-violation.js';
+import { AccountDisabledHooks } from './account-disabled-hooks.js';
 import { DepartmentsRepository } from './departments.repository.js';
 import type { CreateUserDto } from './dto/create-user.dto.js';
 import type { UpdateUserDto } from './dto/update-user.dto.js';
@@ -19,6 +20,7 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly departments: DepartmentsRepository,
     private readonly hasher: PasswordHasher,
+    private readonly disabledHooks: AccountDisabledHooks,
   ) {}
 
   async create(actor: AuthenticatedUser, input: CreateUserDto): Promise<UserDto> {
@@ -64,6 +66,7 @@ export class UsersService {
         revokesTokens: changesCredentials(target, changes),
       });
       if (!kept) throw UsersErrors.lastSuperadmin();
+      if (changes.disabled === true && !target.disabled) await this.disabledHooks.notify(id);
     }
 
     const updated = await this.users.findById(id);

@@ -38,6 +38,7 @@ const OWNER: Record<string, string> = {
   usage: 'modules/agent-runtime/usage/usage.errors.ts',
   knowledge: 'modules/knowledge/knowledge.errors.ts',
   sandbox: 'modules/sandbox/sandbox.errors.ts',
+  schedules: 'modules/schedules/schedules.errors.ts',
 };
 /** Prefixes of modules that have no codes in this codebase yet (named in the API contract). */
 const FUTURE_PREFIXES: string[] = [];

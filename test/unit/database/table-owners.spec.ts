@@ -12,6 +12,8 @@ const OWNERS: Record<string, string> = {
   messages: 'modules/agent-runtime/',
   waiting_points: 'modules/agent-runtime/',
   thread_tool_approvals: 'modules/agent-runtime/',
+  schedules: 'modules/schedules/',
+  schedule_occurrences: 'modules/schedules/',
 };
 
 function sourceFiles(dir: string): string[] {

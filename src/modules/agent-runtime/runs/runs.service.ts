@@ -11,7 +11,7 @@ import { MessageDto, type MessagePageDto } from '../dto/message.dto.js';
 import type { ThreadStateDto } from '../dto/thread-state.dto.js';
 import { MessagesRepository } from '../messages/messages.repository.js';
 import { RunCancellation } from './run-cancellation.js';
-import { RunCreation } from './run-creation.js';
+import { RunStarter } from './run-starter.js';
 import { isTerminal } from './run-status.js';
 import type { RunEntity } from './run.entity.js';
 import { RunsErrors } from './runs.errors.js';
@@ -29,7 +29,7 @@ export class RunsService {
     private readonly activatedSkills: ActivatedSkillsReader,
     private readonly threads: ThreadsService,
     private readonly runs: RunsRepository,
-    private readonly creation: RunCreation,
+    private readonly starter: RunStarter,
     private readonly cancellation: RunCancellation,
     private readonly messages: MessagesRepository,
     private readonly artifacts: ArtifactsService,
@@ -38,9 +38,7 @@ export class RunsService {
   ) {}
 
   async create(user: AuthenticatedUser, threadId: string, input: CreateRunDto): Promise<RunAcceptedDto> {
-    const thread = await this.threads.getOwned(user, threadId);
-    if (thread.parentThreadId !== null) throw RunsErrors.childThread(thread.id);
-    const { run, queuePosition } = await this.creation.create(user.id, thread, {
+    const { run, queuePosition } = await this.starter.start(user, threadId, {
       input: input.input,
       queuePolicy: input.queue_policy ?? 'enqueue',
       model: input.model ?? null,
