@@ -5,7 +5,9 @@ import { FakeOpenAiServer } from '../support/fake-openai/fake-openai-server';
 import { freePort } from '../support/free-port';
 import { auth, newThread, startRun, waitForStatus } from '../support/runs/run-helpers';
 import { ServiceProcess } from '../support/service-process';
+import { TcpProxy } from '../support/tcp-proxy';
 import { TestContext, type TestUser } from '../support/test-app';
+import { TEST_REDIS_URL } from '../support/test-env';
 
 jest.setTimeout(60_000);
 
@@ -135,6 +137,62 @@ describe('the worker process health listener', () => {
     const stop = await worker.terminate(15_000);
     expect(stop).toMatchObject({ graceful: true, signal: 'SIGTERM' });
     expect(await probe(port, '/api/health/live')).toEqual({ status: 'refused', body: null });
+  });
+
+  it('answers 503 on ready while its Redis is unreachable, and 200 once Redis is back', async () => {
+    const redis = new URL(TEST_REDIS_URL);
+    const proxy = await new TcpProxy(redis.hostname, Number(redis.port || 6379)).start();
+    try {
+      const port = await freePort();
+      const worker = ServiceProcess.start('worker', {
+        ...env,
+        APP_ROLE: 'worker',
+        LOG_LEVEL: 'info',
+        WORKER_HEALTH_PORT: String(port),
+        REDIS_URL: `redis://127.0.0.1:${proxy.port}/0`,
+      });
+      workers.push(worker);
+      expect(
+        (
+          await until(
+            () => probe(port, '/api/health/ready'),
+            (p) => p.status === 200,
+            30_000,
+          )
+        ).status,
+      ).toBe(200);
+
+      await proxy.cut();
+      const down = await until(
+        () => probe(port, '/api/health/ready'),
+        (p) => p.status === 503,
+        5_000,
+      );
+      expect(down).toMatchObject({
+        status: 503,
+        body: {
+          status: 'unavailable',
+          draining: false,
+          checks: { database: { status: 'up' }, redis: { status: 'down' } },
+        },
+      });
+      expect(await probe(port, '/api/health/live')).toEqual({ status: 200, body: { status: 'ok' } });
+
+      await proxy.restore();
+      const back = await until(
+        () => probe(port, '/api/health/ready'),
+        (p) => p.status === 200,
+        15_000,
+      );
+      expect(back).toMatchObject({
+        status: 200,
+        body: { checks: { consumers: { status: 'up', running: 4 } } },
+      });
+    } finally {
+      await proxy.restore();
+      workers.splice(0).forEach((worker) => worker.kill());
+      await proxy.stop();
+    }
   });
 
   it('answers 503 on ready (draining) after SIGTERM while a run is in flight, then closes and exits', async () => {

@@ -1,3 +1,5 @@
+import { WorkerHost } from '@nestjs/bullmq';
+import { DiscoveryService } from '@nestjs/core';
 import { Logger } from '@nestjs/common';
 import { TcpProxy } from '../../support/tcp-proxy';
 import { TestContext } from '../../support/test-app';
@@ -145,6 +147,42 @@ describe('GET /api/health/ready in one process with both roles (APP_ROLE=all)', 
     const health = await ctx.http.get('/api/health');
     expect(Object.keys(health.body as object).sort()).toEqual(['checks', 'status']);
     expect(Object.keys((health.body as { checks: object }).checks).sort()).toEqual(['database', 'redis']);
+  });
+
+  it('answers 503 while one queue consumer does not take jobs, and 200 once it does again', async () => {
+    const workers = ctx.app
+      .get(DiscoveryService)
+      .getProviders()
+      .map((wrapper) => wrapper.instance as unknown)
+      .filter((instance): instance is WorkerHost => instance instanceof WorkerHost)
+      .map((host) => host.worker);
+    const agentRuns = workers.find((worker) => worker.name === 'agent-runs');
+    if (agentRuns === undefined) throw new Error('no agent-runs consumer in an APP_ROLE=all process');
+    await agentRuns.pause(true);
+    try {
+      const res = await ctx.http.get('/api/health/ready');
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({
+        status: 'unavailable',
+        draining: false,
+        checks: {
+          database: { status: 'up' },
+          redis: { status: 'up' },
+          consumers: { status: 'down', running: 3, total: 4 },
+        },
+      });
+      expect((await ctx.http.get('/api/health/live')).status).toBe(200);
+      expect((await ctx.http.get('/api/health')).status).toBe(200);
+    } finally {
+      await agentRuns.resume();
+    }
+    let res = await ctx.http.get('/api/health/ready');
+    for (let i = 0; i < 50 && res.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      res = await ctx.http.get('/api/health/ready');
+    }
+    expect(res.status).toBe(200);
+    expect(res.body.checks.consumers).toEqual({ status: 'up', running: 4, total: 4 });
   });
 });
 
