@@ -30,7 +30,11 @@ COPY skills ./skills
 # mounted on /data starts with this ownership.
 RUN mkdir -p /data && chown node:node /data
 USER node
-EXPOSE 3000
+EXPOSE 3000 3001
+# Readiness of either role, asked with node (the image has no curl): the API (and APP_ROLE=all) on PORT,
+# a worker on its WORKER_HEALTH_PORT listener. 503 (starting, draining, a dependency down) is unhealthy.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=5 \
+  CMD ["node", "-e", "const e = process.env; const port = e.APP_ROLE === 'worker' ? e.WORKER_HEALTH_PORT || '3001' : e.PORT || '3000'; fetch('http://127.0.0.1:' + port + '/api/health/ready', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Nest's shutdown hooks handle SIGTERM: stop taking work, drain queue workers within
 # SHUTDOWN_GRACE_SECONDS, close connections. Give the container a longer stop timeout than that.
 STOPSIGNAL SIGTERM

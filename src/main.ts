@@ -3,7 +3,7 @@ import { runEntrypoint } from './bootstrap/run-entrypoint.js';
 
 /**
  * The API process; `APP_ROLE=worker` makes it a worker, `all` (default) runs both roles in one process.
- * Each role loads only its own code (a worker has no HTTP layer, an API process no worker).
+ * Each role loads only its own code (a worker has no API routes, an API process no worker).
  */
 async function start(config: AppConfig) {
   if (config.role === 'worker') return (await import('./worker.js')).startWorker(config);

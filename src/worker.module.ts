@@ -13,6 +13,7 @@ import { SchedulesWorkerModule } from './modules/schedules/index.js';
 import { SkillsCoreModule, SkillsInstallToolModule } from './modules/skills/index.js';
 import { WebSearchModule } from './modules/web-search/index.js';
 import { WorkspaceModule } from './modules/workspace/index.js';
+import { WorkerHealthModule } from './modules/health/index.js';
 import { ShutdownLog } from './bootstrap/shutdown-log.js';
 import { BoundedWorkerDrain } from './queue/bounded-worker-drain.js';
 
@@ -48,13 +49,13 @@ export class WorkerModulesBundle {
   }
 }
 
-/** The worker process: queue consumers without the HTTP layer. */
+/** The worker process: queue consumers, and no HTTP layer beyond its live/ready listener. */
 @Module({})
 export class WorkerModule {
   static async forRoot(config: AppConfig): Promise<DynamicModule> {
     return {
       module: WorkerModule,
-      imports: [...coreImports(config), ...(await workerModules())],
+      imports: [...coreImports(config), ...(await workerModules()), WorkerHealthModule],
       providers: [BoundedWorkerDrain, ShutdownLog],
     };
   }

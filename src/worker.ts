@@ -8,7 +8,7 @@ import { WorkerModule } from './worker.module.js';
 
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
 
-/** The worker process: consumes the queues, no HTTP. */
+/** The worker process: consumes the queues; HTTP only for live/ready (`WORKER_HEALTH_PORT`). */
 export async function startWorker(config: AppConfig): Promise<INestApplicationContext> {
   // createApplicationContext runs every init hook (queue consumers start inside it) before shutdown
   // hooks can be enabled: a stop signal arriving meanwhile is held and re-delivered to them.

@@ -33,6 +33,8 @@ export function appEnvironment(options: {
     APP_ROLE: 'all',
     LOG_LEVEL: 'warn',
     PORT: String(options.port),
+    // A bench worker is watched through its log, not probed; no listener to collide with others.
+    WORKER_HEALTH_PORT: '0',
     DATA_DIR: options.dataDir,
     DATABASE_URL: databaseUrl(options.databaseName),
     REDIS_URL: BENCH_REDIS_URL,

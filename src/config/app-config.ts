@@ -28,6 +28,10 @@ export class AppConfig {
     /** Express `trust proxy`: false, a hop count, or proxy addresses/CIDRs. */
     readonly trustProxy: false | number | readonly string[];
   };
+  readonly workerHealth: {
+    /** The worker process's live/ready listener (`WORKER_HEALTH_PORT`); null: none (`0`). */
+    readonly port: number | null;
+  };
   readonly database: {
     readonly url: Secret;
     readonly poolSize: number;

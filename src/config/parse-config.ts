@@ -127,6 +127,7 @@ const schema = z.object({
   NODE_ENV: z.string().default('production'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PORT: integer(3000, 0, 65535),
+  WORKER_HEALTH_PORT: integer(3001, 0, 65535),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   SKILLS_BUILTIN_DIR: z.string().trim().min(1).optional(),
   SKILL_DRAFTS_PER_USER: integer(5, 1, 1000),
@@ -376,6 +377,7 @@ export function parseConfig(env: Environment): AppConfig {
       kbFileLimitBytes: e.KB_FILE_LIMIT_BYTES,
       trustProxy: e.TRUST_PROXY,
     },
+    workerHealth: { port: e.WORKER_HEALTH_PORT === 0 ? null : e.WORKER_HEALTH_PORT },
     database: {
       url: new Secret(e.DATABASE_URL),
       poolSize: e.DB_POOL_SIZE,

@@ -35,7 +35,7 @@ export const REDACTED_LOG_PATHS = [
           genReqId: (req) => requestIdOf(req as Request),
           customAttributeKeys: { reqId: 'request_id' },
           redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
-          autoLogging: { ignore: (req) => req.url === '/api/health' },
+          autoLogging: { ignore: (req) => /^\/api\/health(\/(live|ready))?(\?|$)/.test(req.url ?? '') },
           serializers: {
             req: (req: { id: unknown; method: string; url: string }) => ({
               id: req.id,

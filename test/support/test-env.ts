@@ -50,6 +50,8 @@ export function baseTestEnvironment(databaseName: string): Record<string, string
     ADMIN_PASSWORD: 'root-password-1',
     DATA_DIR: `/tmp/yuxi-test-data/${databaseName}`,
     SHUTDOWN_GRACE_SECONDS: '2',
+    // Workers of parallel suites would all take the default port; a spec that probes one picks a port.
+    WORKER_HEALTH_PORT: '0',
     // Tests create many users; the production cost (2^17, the default) is tested where it matters.
     PASSWORD_HASH_LOG_N: '14',
   };

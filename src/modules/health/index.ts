@@ -1,2 +1,2 @@
 // The health module's front door: what other modules may use. Everything else is internal.
-export { HealthModule } from './health.module.js';
+export { HealthModule, WorkerHealthModule } from './health.module.js';

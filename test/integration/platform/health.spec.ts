@@ -1,3 +1,5 @@
+import { WorkerHost } from '@nestjs/bullmq';
+import { DiscoveryService } from '@nestjs/core';
 import { Logger } from '@nestjs/common';
 import { TcpProxy } from '../../support/tcp-proxy';
 import { TestContext } from '../../support/test-app';
@@ -50,6 +52,137 @@ describe('GET /api/health', () => {
       status = (await ctx.http.get('/api/health')).status;
     }
     expect(status).toBe(200);
+  });
+});
+
+describe('GET /api/health/live and /api/health/ready (APP_ROLE=api)', () => {
+  let ctx: TestContext;
+  let redisProxy: TcpProxy;
+
+  beforeAll(async () => {
+    const redis = new URL(TEST_REDIS_URL);
+    redisProxy = await new TcpProxy(redis.hostname, Number(redis.port || 6379)).start();
+    ctx = await TestContext.start({ REDIS_URL: `redis://127.0.0.1:${redisProxy.port}/0` });
+  });
+  afterAll(async () => {
+    await redisProxy.restore();
+    await ctx.close();
+    await redisProxy.stop();
+  });
+
+  it('live answers 200 without authentication', async () => {
+    const res = await ctx.http.get('/api/health/live');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+  });
+
+  it('ready answers 200 with both dependencies up; an API process has no consumers check', async () => {
+    const res = await ctx.http.get('/api/health/ready');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      status: 'ok',
+      draining: false,
+      checks: {
+        database: { status: 'up', latency_ms: expect.any(Number) },
+        redis: { status: 'up', latency_ms: expect.any(Number) },
+      },
+    });
+  });
+
+  it('ready answers 503 while Redis is unreachable (live stays 200) and 200 again once it returns', async () => {
+    await redisProxy.cut();
+    const started = Date.now();
+    const down = await ctx.http.get('/api/health/ready');
+    expect(down.status).toBe(503);
+    expect(down.body).toEqual({
+      status: 'unavailable',
+      draining: false,
+      checks: {
+        database: { status: 'up', latency_ms: expect.any(Number) },
+        redis: { status: 'down', latency_ms: expect.any(Number) },
+      },
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const live = await ctx.http.get('/api/health/live');
+    expect(live.status).toBe(200);
+
+    await redisProxy.restore();
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await ctx.http.get('/api/health/ready')).status;
+    }
+    expect(status).toBe(200);
+  });
+});
+
+describe('GET /api/health/ready in one process with both roles (APP_ROLE=all)', () => {
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    ctx = await TestContext.start({ APP_ROLE: 'all' });
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  it('counts the queue consumers and is ready once every one takes jobs', async () => {
+    let res = await ctx.http.get('/api/health/ready');
+    for (let i = 0; i < 100 && res.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      res = await ctx.http.get('/api/health/ready');
+    }
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      status: 'ok',
+      draining: false,
+      checks: {
+        database: { status: 'up', latency_ms: expect.any(Number) },
+        redis: { status: 'up', latency_ms: expect.any(Number) },
+        // maintenance, agent-runs, thread-compaction, knowledge-indexing
+        consumers: { status: 'up', running: 4, total: 4 },
+      },
+    });
+    // The old route keeps its shape: no consumers, no draining.
+    const health = await ctx.http.get('/api/health');
+    expect(Object.keys(health.body as object).sort()).toEqual(['checks', 'status']);
+    expect(Object.keys((health.body as { checks: object }).checks).sort()).toEqual(['database', 'redis']);
+  });
+
+  it('answers 503 while one queue consumer does not take jobs, and 200 once it does again', async () => {
+    const workers = ctx.app
+      .get(DiscoveryService)
+      .getProviders()
+      .map((wrapper) => wrapper.instance as unknown)
+      .filter((instance): instance is WorkerHost => instance instanceof WorkerHost)
+      .map((host) => host.worker);
+    const agentRuns = workers.find((worker) => worker.name === 'agent-runs');
+    if (agentRuns === undefined) throw new Error('no agent-runs consumer in an APP_ROLE=all process');
+    await agentRuns.pause(true);
+    try {
+      const res = await ctx.http.get('/api/health/ready');
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({
+        status: 'unavailable',
+        draining: false,
+        checks: {
+          database: { status: 'up' },
+          redis: { status: 'up' },
+          consumers: { status: 'down', running: 3, total: 4 },
+        },
+      });
+      expect((await ctx.http.get('/api/health/live')).status).toBe(200);
+      expect((await ctx.http.get('/api/health')).status).toBe(200);
+    } finally {
+      await agentRuns.resume();
+    }
+    let res = await ctx.http.get('/api/health/ready');
+    for (let i = 0; i < 50 && res.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      res = await ctx.http.get('/api/health/ready');
+    }
+    expect(res.status).toBe(200);
+    expect(res.body.checks.consumers).toEqual({ status: 'up', running: 4, total: 4 });
   });
 });
 

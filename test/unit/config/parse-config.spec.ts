@@ -67,6 +67,19 @@ describe('parseConfig', () => {
     );
   });
 
+  it('reads WORKER_HEALTH_PORT, the worker live/ready listener (default 3001, 0 turns it off)', () => {
+    expect(parseConfig(valid).workerHealth.port).toBe(3001);
+    expect(parseConfig({ ...valid, WORKER_HEALTH_PORT: '' }).workerHealth.port).toBe(3001);
+    expect(parseConfig({ ...valid, WORKER_HEALTH_PORT: ' 9100 ' }).workerHealth.port).toBe(9100);
+    expect(parseConfig({ ...valid, WORKER_HEALTH_PORT: '0' }).workerHealth.port).toBeNull();
+    expect(problemsOf({ ...valid, WORKER_HEALTH_PORT: 'off' })).toEqual({
+      WORKER_HEALTH_PORT: 'must be an integer, got "off"',
+    });
+    expect(problemsOf({ ...valid, WORKER_HEALTH_PORT: '65536' })).toEqual({
+      WORKER_HEALTH_PORT: 'must be between 0 and 65535, got 65536',
+    });
+  });
+
   it('tells whether a chat model is configured: not without a key on the default OpenAI URL', () => {
     const configured = (env: Record<string, string>) => parseConfig({ ...valid, ...env }).llm.configured;
     expect(configured({})).toBe(false);

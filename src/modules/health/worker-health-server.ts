@@ -1,0 +1,87 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { CommonErrorCode } from '../../common/errors/index.js';
+import { AppConfig } from '../../config/app-config.js';
+import { ReadinessService } from './readiness.service.js';
+
+const LIVE_PATH = '/api/health/live';
+const READY_PATH = '/api/health/ready';
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  });
+  res.end(text);
+}
+
+/**
+ * The worker's only HTTP surface: live and ready for an orchestrator, on `WORKER_HEALTH_PORT`. It
+ * listens from module init, so ready answers 503 while the rest of the worker starts, and closes on
+ * the last shutdown hook, after the queue consumers drained (ready answers 503 meanwhile).
+ */
+@Injectable()
+export class WorkerHealthServer implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(WorkerHealthServer.name);
+  private server: Server | null = null;
+
+  constructor(
+    private readonly readiness: ReadinessService,
+    private readonly config: AppConfig,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    const port = this.config.workerHealth.port;
+    if (port === null) return;
+    const server = createServer((req, res) => void this.answer(req, res));
+    server.keepAliveTimeout = 1_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    this.logger.log({ port }, 'worker health listener started');
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (server === null) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+  }
+
+  private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== LIVE_PATH && path !== READY_PATH) {
+      send(res, 404, { code: CommonErrorCode.NOT_FOUND, message: 'Not found', details: null });
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('allow', 'GET, HEAD');
+      send(res, 405, {
+        code: CommonErrorCode.METHOD_NOT_ALLOWED,
+        message: 'Method not allowed',
+        details: null,
+      });
+      return;
+    }
+    if (path === LIVE_PATH) {
+      send(res, 200, { status: 'ok' });
+      return;
+    }
+    try {
+      const report = await this.readiness.check();
+      send(res, report.status === 'ok' ? 200 : 503, report);
+    } catch (error) {
+      this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'ready check failed');
+      if (!res.headersSent) send(res, 503, { status: 'unavailable', draining: false, checks: {} });
+    }
+  }
+}
