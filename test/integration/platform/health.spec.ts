@@ -5,7 +5,7 @@ import { TcpProxy } from '../../support/tcp-proxy';
 import { TestContext } from '../../support/test-app';
 import { TEST_PG_ADMIN_URL, TEST_REDIS_URL } from '../../support/test-env';
 
-describe('GET /api/health', () => {
+describe('GET /api/health, /api/health/live and /api/health/ready (APP_ROLE=api)', () => {
   let ctx: TestContext;
   let redisProxy: TcpProxy;
 
@@ -52,22 +52,6 @@ describe('GET /api/health', () => {
       status = (await ctx.http.get('/api/health')).status;
     }
     expect(status).toBe(200);
-  });
-});
-
-describe('GET /api/health/live and /api/health/ready (APP_ROLE=api)', () => {
-  let ctx: TestContext;
-  let redisProxy: TcpProxy;
-
-  beforeAll(async () => {
-    const redis = new URL(TEST_REDIS_URL);
-    redisProxy = await new TcpProxy(redis.hostname, Number(redis.port || 6379)).start();
-    ctx = await TestContext.start({ REDIS_URL: `redis://127.0.0.1:${redisProxy.port}/0` });
-  });
-  afterAll(async () => {
-    await redisProxy.restore();
-    await ctx.close();
-    await redisProxy.stop();
   });
 
   it('live answers 200 without authentication', async () => {
