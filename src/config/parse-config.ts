@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { AppConfig } from './app-config.js';
 import { ConfigValidationError } from './config-error.js';
 import { Secret } from './secret.js';
+import { MB, optionalText, requiredText, integer, boolean, url, aesKey } from './env-fields.js';
+import { CONTEXT_TOKENS_MIN, CONTEXT_TOKENS_MAX, parseModelContextWindows } from './model-context-windows.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -13,113 +15,6 @@ export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
  */
 function isModelConfigured(baseUrl: string, apiKey: string | undefined): boolean {
   return apiKey !== undefined || baseUrl.replace(/\/+$/, '') !== DEFAULT_OPENAI_BASE_URL;
-}
-
-const MB = 1024 * 1024;
-
-const optionalText = z
-  .string()
-  .trim()
-  .transform((v) => (v === '' ? undefined : v))
-  .optional();
-const requiredText = z.string().trim().min(1, 'is required');
-const integer = (fallback: number, min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return fallback;
-      if (!/^\d+$/.test(v)) {
-        ctx.addIssue({ code: 'custom', message: `must be an integer, got "${v}"` });
-        return z.NEVER;
-      }
-      const n = Number(v);
-      if (n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `must be between ${min} and ${max}, got ${n}` });
-        return z.NEVER;
-      }
-      return n;
-    });
-const boolean = (fallback: boolean) =>
-  z
-    .string()
-    .trim()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === '') return fallback;
-      const lower = v.toLowerCase();
-      if (['true', '1', 'yes'].includes(lower)) return true;
-      if (['false', '0', 'no'].includes(lower)) return false;
-      ctx.addIssue({ code: 'custom', message: `must be true or false, got "${v}"` });
-      return z.NEVER;
-    });
-const url = (protocols: string[], fallback?: string) =>
-  z
-    .string()
-    .trim()
-    .optional()
-    .transform((v, ctx) => {
-      const value = v === undefined || v === '' ? fallback : v;
-      if (value === undefined) {
-        ctx.addIssue({ code: 'custom', message: 'is required' });
-        return z.NEVER;
-      }
-      let parsed: URL;
-      try {
-        parsed = new URL(value);
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be a URL' });
-        return z.NEVER;
-      }
-      if (!protocols.includes(parsed.protocol)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `must use ${protocols.map((p) => p.replace(':', '')).join(' or ')}`,
-        });
-        return z.NEVER;
-      }
-      return value.replace(/\/+$/, '');
-    });
-const aesKey = z
-  .string()
-  .trim()
-  .min(1, 'is required (32 random bytes, base64: `openssl rand -base64 32`)')
-  .refine((v) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, {
-    message: 'must be exactly 32 bytes encoded in base64',
-  });
-
-const CONTEXT_TOKENS_MIN = 256;
-const CONTEXT_TOKENS_MAX = 100_000_000;
-const MODEL_CONTEXT_PREFIX = 'MODEL_CONTEXT_TOKENS_';
-
-/** The key of a model in `MODEL_CONTEXT_TOKENS_<MODEL>`: upper-cased, every other character `_`. */
-export function modelContextKey(model: string): string {
-  return model.toUpperCase().replace(/[^A-Z0-9]/g, '_');
-}
-
-/** `MODEL_CONTEXT_TOKENS_<MODEL>` variables: each an integer like `MODEL_CONTEXT_TOKENS`. */
-function parseModelContextWindows(env: Environment): {
-  windows: Map<string, number>;
-  problems: { variable: string; problem: string }[];
-} {
-  const windows = new Map<string, number>();
-  const problems: { variable: string; problem: string }[] = [];
-  for (const [variable, raw] of Object.entries(env)) {
-    if (!variable.startsWith(MODEL_CONTEXT_PREFIX) || raw === undefined) continue;
-    const key = variable.slice(MODEL_CONTEXT_PREFIX.length);
-    const value = raw.trim();
-    if (key === '' || !/^[A-Z0-9_]+$/.test(key))
-      problems.push({ variable, problem: 'must name a model in upper case, other characters as _' });
-    else if (!/^\d+$/.test(value)) problems.push({ variable, problem: `must be an integer, got "${value}"` });
-    else if (Number(value) < CONTEXT_TOKENS_MIN || Number(value) > CONTEXT_TOKENS_MAX)
-      problems.push({
-        variable,
-        problem: `must be between ${CONTEXT_TOKENS_MIN} and ${CONTEXT_TOKENS_MAX}, got ${value}`,
-      });
-    else windows.set(key, Number(value));
-  }
-  return { windows, problems };
 }
 
 const schema = z.object({

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../../config/app-config.js';
-import { modelContextKey } from '../../../config/parse-config.js';
+import { modelContextKey } from '../../../config/model-context-windows.js';
 
 /** How much one model request may hold. */
 export interface ContextLimits {
