@@ -17,7 +17,9 @@ export class ServiceProcess {
   private constructor(readonly child: ChildProcess) {
     child.stdout?.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
-    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    // 'close', not 'exit': 'exit' may come before the last output is read from the pipes, and what a
+    // process writes last (its shutdown line) is what callers look for.
+    this.exited = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
   }
 
   static start(
