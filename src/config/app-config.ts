@@ -32,6 +32,23 @@ export class AppConfig {
     /** The worker process's live/ready listener (`WORKER_HEALTH_PORT`); null: none (`0`). */
     readonly port: number | null;
   };
+  readonly metrics: {
+    /** A listener of its own serving only `/metrics` (`METRICS_PORT`); null: none (`0`, the default). */
+    readonly port: number | null;
+    /** Bearer token for `/metrics` on the main port (API) or the health listener (worker); null: not served there. */
+    readonly token: Secret | null;
+    /** Distinct agent slugs kept as label values; later ones are counted under `(other)`. */
+    readonly maxAgentLabels: number;
+  };
+  readonly tracing: {
+    /**
+     * OpenTelemetry traces are exported (an OTLP endpoint is set, the SDK is not disabled). The SDK
+     * reads the other standard `OTEL_*` variables itself.
+     */
+    readonly enabled: boolean;
+    /** Spans may carry prompts, tool arguments and results (`OTEL_CAPTURE_CONTENT`). */
+    readonly captureContent: boolean;
+  };
   readonly database: {
     readonly url: Secret;
     readonly poolSize: number;

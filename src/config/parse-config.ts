@@ -23,6 +23,14 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PORT: integer(3000, 0, 65535),
   WORKER_HEALTH_PORT: integer(3001, 0, 65535),
+  METRICS_PORT: integer(0, 0, 65535),
+  METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  METRICS_MAX_AGENT_LABELS: integer(50, 1, 1000),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalText,
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalText,
+  OTEL_SDK_DISABLED: boolean(false),
+  OTEL_TRACES_EXPORTER: optionalText,
+  OTEL_CAPTURE_CONTENT: boolean(false),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   SKILLS_BUILTIN_DIR: z.string().trim().min(1).optional(),
   SKILL_DRAFTS_PER_USER: integer(5, 1, 1000),
@@ -273,6 +281,18 @@ export function parseConfig(env: Environment): AppConfig {
       trustProxy: e.TRUST_PROXY,
     },
     workerHealth: { port: e.WORKER_HEALTH_PORT === 0 ? null : e.WORKER_HEALTH_PORT },
+    metrics: {
+      port: e.METRICS_PORT === 0 ? null : e.METRICS_PORT,
+      token: secret(e.METRICS_TOKEN),
+      maxAgentLabels: e.METRICS_MAX_AGENT_LABELS,
+    },
+    tracing: {
+      enabled:
+        (e.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined) &&
+        !e.OTEL_SDK_DISABLED &&
+        e.OTEL_TRACES_EXPORTER !== 'none',
+      captureContent: e.OTEL_CAPTURE_CONTENT,
+    },
     database: {
       url: new Secret(e.DATABASE_URL),
       poolSize: e.DB_POOL_SIZE,
