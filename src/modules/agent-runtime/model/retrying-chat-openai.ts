@@ -10,12 +10,15 @@ import { readChatTurn, type ChatTurn } from './chat-turn.js';
 import { callWithModelRetries, type ModelRetryContext } from './call-with-model-retries.js';
 import { streamChatCompletions } from './chat-completions-stream.js';
 import type { ModelRetryOptions } from './model-retry-policy.js';
+import { inModelCallSpan, recordModelRetry } from './model-call-span.js';
+import type { ModelUsagePurpose } from '../usage/model-call-usage.js';
 
 type StreamingRequest = OpenAIClient.Chat.ChatCompletionCreateParamsStreaming;
 /** A tool as the model is shown it (OpenAI's function tool format). */
 export type FunctionTool = OpenAIClient.Chat.ChatCompletionFunctionTool;
 type NonStreamingRequest = OpenAIClient.Chat.ChatCompletionCreateParamsNonStreaming;
 type RequestOptions = OpenAIClient.RequestOptions;
+type RetryEvent = Parameters<NonNullable<ModelRetryContext['onRetry']>>[0];
 
 /** The OpenAI SDK's default limit for one try, where no timeout is given. */
 const DEFAULT_TIMEOUT_MS = 600_000;
@@ -64,7 +67,7 @@ export class RetryingChatOpenAI extends ChatOpenAICompletions {
   async streamTurn(
     messages: BaseMessage[],
     tools: FunctionTool[],
-    options: { signal?: AbortSignal; onText: (text: string) => void },
+    options: { signal?: AbortSignal; onText: (text: string) => void; purpose?: ModelUsagePurpose },
   ): Promise<ChatTurn> {
     const callOptions = (tools.length === 0 ? {} : { tools }) as this['ParsedCallOptions'];
     const request: StreamingRequest = {
@@ -72,8 +75,12 @@ export class RetryingChatOpenAI extends ChatOpenAICompletions {
       messages: convertMessagesToCompletionsMessageParams({ messages, model: this.model }),
       stream: true,
     };
-    const chunks = await this.completionWithRetry(request, { signal: options.signal });
-    return readChatTurn(chunks, options.signal, options.onText);
+    const purpose = options.purpose ?? 'agent';
+    return inModelCallSpan({ model: this.model, purpose, messages: () => request.messages }, async (span) => {
+      const onRetried = (event: RetryEvent) => recordModelRetry(span, event);
+      const chunks = await this.withRetries(request, { signal: options.signal }, onRetried);
+      return readChatTurn(chunks, options.signal, options.onText);
+    });
   }
 
   /**
@@ -103,6 +110,24 @@ export class RetryingChatOpenAI extends ChatOpenAICompletions {
     request: StreamingRequest | NonStreamingRequest,
     requestOptions?: RequestOptions,
   ): Promise<unknown> {
+    return this.withRetries(request, requestOptions);
+  }
+
+  private withRetries(
+    request: StreamingRequest,
+    requestOptions: RequestOptions | undefined,
+    onRetried?: (event: RetryEvent) => void,
+  ): Promise<AsyncIterable<OpenAIClient.Chat.Completions.ChatCompletionChunk>>;
+  private withRetries(
+    request: StreamingRequest | NonStreamingRequest,
+    requestOptions: RequestOptions | undefined,
+    onRetried?: (event: RetryEvent) => void,
+  ): Promise<unknown>;
+  private withRetries(
+    request: StreamingRequest | NonStreamingRequest,
+    requestOptions: RequestOptions | undefined,
+    onRetried?: (event: RetryEvent) => void,
+  ): Promise<unknown> {
     const signal = requestOptions?.signal ?? undefined;
     const once = request.stream
       ? () =>
@@ -122,6 +147,7 @@ export class RetryingChatOpenAI extends ChatOpenAICompletions {
           { model: this.model, attempt: event.attempt, delay_ms: event.delayMs, status: event.status },
           'model request retried',
         );
+        onRetried?.(event);
         onRetry?.(event);
       },
       model: this.model,
