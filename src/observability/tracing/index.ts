@@ -13,4 +13,5 @@ export { recordsContent, setContentAttribute, SPAN_CONTENT_MAX_CHARS } from './s
 export { errorTypeOf } from './error-type.js';
 export { withTraceHeaders } from './trace-headers.js';
 export { carriedParent } from './carried-parent.js';
+export { activeSpan } from './active-span.js';
 export { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';

@@ -1,4 +1,5 @@
 import {
+  activeSpan,
   ATTR,
   errorTypeOf,
   inSpan,
@@ -17,7 +18,7 @@ type RequestMessage = { role?: unknown; content?: unknown; tool_calls?: unknown;
 /**
  * One model call as a GenAI client span, `chat <model>`: the request's model and purpose, then what the
  * answer reported (model, finish reason, token usage), `error.type` when it failed. Retries are events
- * of this one span (`model.retry`) and its `yuxi.model.attempts`: the usage and the finish reason belong
+ * of this one span (`model.retry`, see `recordModelRetry`) and its `yuxi.model.attempts`: the usage and the finish reason belong
  * to the call, and each HTTP attempt, where HTTP is instrumented, is a child span of its own. The
  * messages and the answer are recorded only while content capture is on.
  */
@@ -38,6 +39,7 @@ export function inModelCallSpan(
       },
     },
     async (span) => {
+      if (span.isRecording()) modelCallSpans.add(span);
       setContentAttribute(span, ATTR.genAiInputMessages, () => request.messages().map(inputMessageOf));
       try {
         const turn = await call(span);
@@ -51,9 +53,13 @@ export function inModelCallSpan(
   );
 }
 
-/** Counts a retry of the call's request on its span. */
-export function recordModelRetry(span: Span, event: { attempt: number; delayMs: number; status?: number }) {
-  if (!span.isRecording()) return;
+/** The spans `inModelCallSpan` started: a retry is counted only on the call it belongs to. */
+const modelCallSpans = new WeakSet<Span>();
+
+/** Counts a retry on the model call span active now (none: a request made outside `streamTurn`). */
+export function recordModelRetry(event: { attempt: number; delayMs: number; status?: number }) {
+  const span = activeSpan();
+  if (span === undefined || !span.isRecording() || !modelCallSpans.has(span)) return;
   span.setAttribute(ATTR.modelAttempts, event.attempt + 1);
   span.addEvent('model.retry', {
     'yuxi.model.attempt': event.attempt,

@@ -18,7 +18,6 @@ type StreamingRequest = OpenAIClient.Chat.ChatCompletionCreateParamsStreaming;
 export type FunctionTool = OpenAIClient.Chat.ChatCompletionFunctionTool;
 type NonStreamingRequest = OpenAIClient.Chat.ChatCompletionCreateParamsNonStreaming;
 type RequestOptions = OpenAIClient.RequestOptions;
-type RetryEvent = Parameters<NonNullable<ModelRetryContext['onRetry']>>[0];
 
 /** The OpenAI SDK's default limit for one try, where no timeout is given. */
 const DEFAULT_TIMEOUT_MS = 600_000;
@@ -76,9 +75,8 @@ export class RetryingChatOpenAI extends ChatOpenAICompletions {
       stream: true,
     };
     const purpose = options.purpose ?? 'agent';
-    return inModelCallSpan({ model: this.model, purpose, messages: () => request.messages }, async (span) => {
-      const onRetried = (event: RetryEvent) => recordModelRetry(span, event);
-      const chunks = await this.withRetries(request, { signal: options.signal }, onRetried);
+    return inModelCallSpan({ model: this.model, purpose, messages: () => request.messages }, async () => {
+      const chunks = await this.completionWithRetry(request, { signal: options.signal });
       return readChatTurn(chunks, options.signal, options.onText);
     });
   }
@@ -110,24 +108,6 @@ export class RetryingChatOpenAI extends ChatOpenAICompletions {
     request: StreamingRequest | NonStreamingRequest,
     requestOptions?: RequestOptions,
   ): Promise<unknown> {
-    return this.withRetries(request, requestOptions);
-  }
-
-  private withRetries(
-    request: StreamingRequest,
-    requestOptions: RequestOptions | undefined,
-    onRetried?: (event: RetryEvent) => void,
-  ): Promise<AsyncIterable<OpenAIClient.Chat.Completions.ChatCompletionChunk>>;
-  private withRetries(
-    request: StreamingRequest | NonStreamingRequest,
-    requestOptions: RequestOptions | undefined,
-    onRetried?: (event: RetryEvent) => void,
-  ): Promise<unknown>;
-  private withRetries(
-    request: StreamingRequest | NonStreamingRequest,
-    requestOptions: RequestOptions | undefined,
-    onRetried?: (event: RetryEvent) => void,
-  ): Promise<unknown> {
     const signal = requestOptions?.signal ?? undefined;
     const once = request.stream
       ? () =>
@@ -147,7 +127,7 @@ export class RetryingChatOpenAI extends ChatOpenAICompletions {
           { model: this.model, attempt: event.attempt, delay_ms: event.delayMs, status: event.status },
           'model request retried',
         );
-        onRetried?.(event);
+        recordModelRetry(event);
         onRetry?.(event);
       },
       model: this.model,
