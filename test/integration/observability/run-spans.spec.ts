@@ -16,6 +16,9 @@ const SECRET_TERM = 'quokka-term-5e1a';
 const SECRET_COMMAND_TEXT = 'narwhal-cmd-77b0';
 const SECRET_QUERY = 'axolotl leave policy';
 
+const never = (signal: AbortSignal) =>
+  new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+
 describe('spans of a run: model calls, tool calls, MCP requests, sandbox commands, knowledge queries', () => {
   let tracing: InMemoryTracing;
   let fake: FakeOpenAiServer;
@@ -23,6 +26,7 @@ describe('spans of a run: model calls, tool calls, MCP requests, sandbox command
   let close: () => Promise<void>;
   let user: TestUser;
   let mcp: TestMcpServer;
+  let stalling: TestMcpServer;
   let kb: string;
   let agent: string;
 
@@ -41,6 +45,11 @@ describe('spans of a run: model calls, tool calls, MCP requests, sandbox command
       ],
     });
     await ctx.newMcpServer(admin, { slug: 'traced', url: mcp.url });
+    stalling = await TestMcpServer.start({
+      transport: 'streamable_http',
+      tools: [{ name: 'stall', handler: (_args, signal) => never(signal) }],
+    });
+    await ctx.newMcpServer(admin, { slug: 'stalling', url: stalling.url, sse_read_timeout_s: 0.5 });
     kb = await ctx.newKb(admin, {
       name: 'Policies',
       share_config: { version: 2, read_scope: { level: 'users', user_ids: [user.id] }, manage_scope: null },
@@ -53,7 +62,7 @@ describe('spans of a run: model calls, tool calls, MCP requests, sandbox command
       await ctx.newAgent(user, {
         name: 'Traced agent',
         config: {
-          mcps: ['traced'],
+          mcps: ['traced', 'stalling'],
           tools: ['execute'],
           skills: ['knowledge-base'],
           preload_skills: ['knowledge-base'],
@@ -68,6 +77,7 @@ describe('spans of a run: model calls, tool calls, MCP requests, sandbox command
     setContentCapture(false);
     await close();
     await mcp.close();
+    await stalling.close();
     await tracing.stop();
   });
 
@@ -94,6 +104,7 @@ describe('spans of a run: model calls, tool calls, MCP requests, sandbox command
           { id: 'call_lookup', name: 'lookup', args: { term: SECRET_TERM } },
           { id: 'call_invented', name: 'summon_unicorn', args: {} },
           { id: 'call_explode', name: 'explode', args: {} },
+          { id: 'call_stall', name: 'stall', args: {} },
         ],
         usage: { prompt_tokens: 321, completion_tokens: 54 },
       },
@@ -149,7 +160,13 @@ describe('spans of a run: model calls, tool calls, MCP requests, sandbox command
 
     const failed = toolSpan('explode');
     expect(failed.attributes).toMatchObject({ 'yuxi.tool.outcome': 'error', 'error.type': 'mcp.tool_error' });
-    expect(onlyChild(failed, 'mcp tools/call explode').attributes['yuxi.mcp.outcome']).toBe('tool_error');
+    expect(onlyChild(failed, 'mcp tools/call explode').attributes).toMatchObject({
+      'yuxi.mcp.outcome': 'tool_error',
+      'error.type': 'tool_error',
+    });
+    const stalled = onlyChild(toolSpan('stall'), 'mcp tools/call stall');
+    expect(stalled.attributes).toMatchObject({ 'yuxi.mcp.outcome': 'timeout', 'error.type': '-32001' });
+    expect(stalled.status.code).toBe(SpanStatusCode.ERROR);
 
     // Content capture is off: the model's argument is in no span.
     expect(allAttributeText(tracing.spans())).not.toContain(SECRET_TERM);

@@ -36,7 +36,10 @@ export function inKnowledgeToolSpan(
       const result = await work();
       if (span.isRecording()) {
         span.setAttribute(ATTR.mcpOutcome, result.isError === true ? 'tool_error' : 'ok');
-        if (result.isError === true) span.setStatus({ code: SpanStatusCode.ERROR });
+        if (result.isError === true) {
+          span.setAttribute(ATTR.errorType, 'tool_error');
+          span.setStatus({ code: SpanStatusCode.ERROR, message: 'tool_error' });
+        }
       }
       return result;
     },
