@@ -1,4 +1,7 @@
 import { context, trace, type Context } from '@opentelemetry/api';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { carriedParent, inSpan, traceCarrier, withTraceHeaders } from '../../../src/observability/tracing';
 import { InMemoryTracing, traceparentOf } from '../../support/tracing/in-memory-tracing';
 
@@ -30,6 +33,31 @@ describe('trace context across MCP requests', () => {
         [traceparentOf(tracing.one('first')), 'k'],
         [traceparentOf(tracing.one('second')), 'b'],
       ]);
+    });
+
+    it('sends one traceparent, its span’s, even where undici is instrumented', async () => {
+      const undici = new UndiciInstrumentation();
+      undici.enable();
+      const received: IncomingHttpHeaders[] = [];
+      const server = createServer((req, res) => {
+        received.push(req.headers);
+        res.end('ok');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+        const traced = withTraceHeaders(fetch);
+        await inSpan('mcp request', {}, async () => (await traced(url)).text());
+        // Without the wrapper, undici's span names itself: the instrumentation works here.
+        await inSpan('plain request', {}, async () => (await fetch(url)).text());
+      } finally {
+        undici.disable();
+        server.close();
+      }
+      expect(received[0].traceparent).toBe(traceparentOf(tracing.one('mcp request')));
+      const undiciSpan = tracing.one('GET');
+      expect(received[1].traceparent).toBe(traceparentOf(undiciSpan));
+      expect(undiciSpan.parentSpanContext?.spanId).toBe(tracing.one('plain request').spanContext().spanId);
     });
 
     it('passes a request made outside any span unchanged', async () => {
