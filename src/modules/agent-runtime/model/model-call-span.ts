@@ -15,16 +15,19 @@ const PROVIDER = 'openai';
 
 type RequestMessage = { role?: unknown; content?: unknown; tool_calls?: unknown; tool_call_id?: unknown };
 
+/** The spans `inModelCallSpan` started: a retry is counted only on the call it belongs to. */
+const modelCallSpans = new WeakSet<Span>();
+
 /**
  * One model call as a GenAI client span, `chat <model>`: the request's model and purpose, then what the
  * answer reported (model, finish reason, token usage), `error.type` when it failed. Retries are events
- * of this one span (`model.retry`, see `recordModelRetry`) and its `yuxi.model.attempts`: the usage and the finish reason belong
- * to the call, and each HTTP attempt, where HTTP is instrumented, is a child span of its own. The
- * messages and the answer are recorded only while content capture is on.
+ * of this one span (`model.retry`, see `recordModelRetry`) and its `yuxi.model.attempts`: the usage
+ * and the finish reason belong to the call, and each HTTP attempt, where HTTP is instrumented, is a
+ * child span of its own. The messages and the answer are recorded only while content capture is on.
  */
 export function inModelCallSpan(
   request: { model: string; purpose: ModelUsagePurpose; messages: () => readonly RequestMessage[] },
-  call: (span: Span) => Promise<ChatTurn>,
+  call: () => Promise<ChatTurn>,
 ): Promise<ChatTurn> {
   return inSpan(
     `chat ${request.model}`,
@@ -42,7 +45,7 @@ export function inModelCallSpan(
       if (span.isRecording()) modelCallSpans.add(span);
       setContentAttribute(span, ATTR.genAiInputMessages, () => request.messages().map(inputMessageOf));
       try {
-        const turn = await call(span);
+        const turn = await call();
         recordTurn(span, turn);
         return turn;
       } catch (error) {
@@ -52,9 +55,6 @@ export function inModelCallSpan(
     },
   );
 }
-
-/** The spans `inModelCallSpan` started: a retry is counted only on the call it belongs to. */
-const modelCallSpans = new WeakSet<Span>();
 
 /** Counts a retry on the model call span active now (none: a request made outside `streamTurn`). */
 export function recordModelRetry(event: { attempt: number; delayMs: number; status?: number }) {
