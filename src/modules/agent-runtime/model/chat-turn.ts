@@ -18,6 +18,11 @@ export interface ChatTurn {
   toolCalls: ToolCall[];
   invalidToolCalls: InvalidToolCall[];
   usage?: UsageMetadata;
+  /** Why the model stopped (`stop`, `tool_calls`, `length`, …), as its last choice chunk said. */
+  finishReason?: string;
+  /** The model that answered and the completion's id, as the chunks name them. */
+  responseModel?: string;
+  responseId?: string;
 }
 
 /**
@@ -36,10 +41,18 @@ export async function readChatTurn(
   let content = '';
   let toolCallChunks: ToolCallChunk[] | undefined;
   let usage: CompletionUsage | undefined;
+  let finishReason: string | undefined;
+  let responseModel: string | undefined;
+  let responseId: string | undefined;
   for await (const data of chunks) {
     if (signal?.aborted) break;
     if (data.usage) usage = data.usage;
-    const delta = data.choices?.[0]?.delta;
+    if (responseModel === undefined && typeof data.model === 'string' && data.model !== '')
+      responseModel = data.model;
+    if (responseId === undefined && typeof data.id === 'string' && data.id !== '') responseId = data.id;
+    const choice = data.choices?.[0];
+    if (typeof choice?.finish_reason === 'string') finishReason = choice.finish_reason;
+    const delta = choice?.delta;
     if (delta === undefined || delta === null) continue;
     // LangChain skips (with a warning) a chunk whose content is not a string.
     if (delta.content !== undefined && delta.content !== null && typeof delta.content !== 'string') continue;
@@ -71,6 +84,9 @@ export async function readChatTurn(
     toolCalls: storableJson(collapsed.tool_calls),
     invalidToolCalls: storableJson(collapsed.invalid_tool_calls),
     ...(usage === undefined ? {} : { usage: usageMetadataOf(usage) }),
+    ...(finishReason === undefined ? {} : { finishReason }),
+    ...(responseModel === undefined ? {} : { responseModel }),
+    ...(responseId === undefined ? {} : { responseId }),
   };
 }
 

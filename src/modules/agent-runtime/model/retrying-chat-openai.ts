@@ -10,6 +10,8 @@ import { readChatTurn, type ChatTurn } from './chat-turn.js';
 import { callWithModelRetries, type ModelRetryContext } from './call-with-model-retries.js';
 import { streamChatCompletions } from './chat-completions-stream.js';
 import type { ModelRetryOptions } from './model-retry-policy.js';
+import { inModelCallSpan, recordModelRetry } from './model-call-span.js';
+import type { ModelUsagePurpose } from '../usage/model-call-usage.js';
 
 type StreamingRequest = OpenAIClient.Chat.ChatCompletionCreateParamsStreaming;
 /** A tool as the model is shown it (OpenAI's function tool format). */
@@ -64,7 +66,7 @@ export class RetryingChatOpenAI extends ChatOpenAICompletions {
   async streamTurn(
     messages: BaseMessage[],
     tools: FunctionTool[],
-    options: { signal?: AbortSignal; onText: (text: string) => void },
+    options: { signal?: AbortSignal; onText: (text: string) => void; purpose?: ModelUsagePurpose },
   ): Promise<ChatTurn> {
     const callOptions = (tools.length === 0 ? {} : { tools }) as this['ParsedCallOptions'];
     const request: StreamingRequest = {
@@ -72,8 +74,11 @@ export class RetryingChatOpenAI extends ChatOpenAICompletions {
       messages: convertMessagesToCompletionsMessageParams({ messages, model: this.model }),
       stream: true,
     };
-    const chunks = await this.completionWithRetry(request, { signal: options.signal });
-    return readChatTurn(chunks, options.signal, options.onText);
+    const purpose = options.purpose ?? 'agent';
+    return inModelCallSpan({ model: this.model, purpose, messages: () => request.messages }, async () => {
+      const chunks = await this.completionWithRetry(request, { signal: options.signal });
+      return readChatTurn(chunks, options.signal, options.onText);
+    });
   }
 
   /**
@@ -122,6 +127,7 @@ export class RetryingChatOpenAI extends ChatOpenAICompletions {
           { model: this.model, attempt: event.attempt, delay_ms: event.delayMs, status: event.status },
           'model request retried',
         );
+        recordModelRetry(event);
         onRetry?.(event);
       },
       model: this.model,

@@ -14,6 +14,7 @@ import {
   SEARCH_FILE_INPUT,
 } from './tools/kb-tool-schemas.js';
 import { KnowledgeTools } from './tools/knowledge-tools.js';
+import { inKnowledgeToolSpan } from './knowledge-mcp-span.js';
 import { mcpServerSdk } from './mcp-server-sdk.js';
 
 const SERVER_INFO = { name: 'knowledge', version: '1.0.0' };
@@ -33,7 +34,9 @@ export class KnowledgeMcpServerFactory {
 
   create(grant: VerifiedDelegation): McpServer {
     const server = new (mcpServerSdk().McpServer)(SERVER_INFO, { capabilities: { tools: {} } });
-    const run = (work: () => Promise<unknown>) => this.result(work);
+    /** Each call continues its caller's trace (`_meta` or the HTTP headers) in a span of its own. */
+    const run = (tool: string, extra: { _meta?: Record<string, unknown> }, work: () => Promise<unknown>) =>
+      inKnowledgeToolSpan(tool, extra._meta, () => this.result(work));
     server.registerTool(
       'list_kbs',
       {
@@ -41,7 +44,7 @@ export class KnowledgeMcpServerFactory {
         inputSchema: LIST_KBS_INPUT,
         annotations: READ_ONLY,
       },
-      () => run(() => this.tools.listKbs(grant)),
+      (_args, extra) => run('list_kbs', extra, () => this.tools.listKbs(grant)),
     );
     server.registerTool(
       'query_kb',
@@ -51,7 +54,7 @@ export class KnowledgeMcpServerFactory {
         inputSchema: QUERY_KB_INPUT,
         annotations: READ_ONLY,
       },
-      (args) => run(() => this.tools.queryKb(grant, args)),
+      (args, extra) => run('query_kb', extra, () => this.tools.queryKb(grant, args)),
     );
     server.registerTool(
       'find_kb_document',
@@ -61,7 +64,7 @@ export class KnowledgeMcpServerFactory {
         inputSchema: FIND_KB_DOCUMENT_INPUT,
         annotations: READ_ONLY,
       },
-      (args) => run(() => this.tools.findKbDocument(grant, args)),
+      (args, extra) => run('find_kb_document', extra, () => this.tools.findKbDocument(grant, args)),
     );
     server.registerTool(
       'open_kb_document',
@@ -71,7 +74,7 @@ export class KnowledgeMcpServerFactory {
         inputSchema: OPEN_KB_DOCUMENT_INPUT,
         annotations: READ_ONLY,
       },
-      (args) => run(() => this.tools.openKbDocument(grant, args)),
+      (args, extra) => run('open_kb_document', extra, () => this.tools.openKbDocument(grant, args)),
     );
     server.registerTool(
       'search_file',
@@ -81,7 +84,7 @@ export class KnowledgeMcpServerFactory {
         inputSchema: SEARCH_FILE_INPUT,
         annotations: READ_ONLY,
       },
-      (args) => run(() => this.tools.searchFile(grant, args)),
+      (args, extra) => run('search_file', extra, () => this.tools.searchFile(grant, args)),
     );
     return server;
   }

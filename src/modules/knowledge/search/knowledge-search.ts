@@ -1,6 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import { DataSource } from 'typeorm';
+import {
+  ATTR,
+  inSpan,
+  setContentAttribute,
+  SpanKind,
+  type Span,
+} from '../../../observability/tracing/index.js';
 import { EmbeddingsClient } from './embeddings-client.js';
 import type { KbHit, KbQuery } from './kb-hit.js';
 import { LexicalRanking, type RankedChunk } from './lexical-ranking.js';
@@ -34,7 +41,29 @@ export class KnowledgeSearch {
     private readonly embeddings: EmbeddingsClient,
   ) {}
 
-  async query({ kbIds: given, query, topK, fileName }: KbQuery): Promise<KbHit[]> {
+  /**
+   * One search, as a `knowledge query` span: the bases, top_k, how it ranked (`hybrid`, or `lexical`
+   * alone: no embeddings model, or it failed) and the hit count; the query text only while content
+   * capture is on.
+   */
+  query(search: KbQuery): Promise<KbHit[]> {
+    return inSpan(
+      'knowledge query',
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: { [ATTR.knowledgeKbIds]: search.kbIds, [ATTR.knowledgeTopK]: search.topK },
+      },
+      async (span) => {
+        if (search.kbIds.length === 1) span.setAttribute(ATTR.genAiDataSourceId, search.kbIds[0]);
+        setContentAttribute(span, ATTR.genAiRetrievalQueryText, () => search.query);
+        const hits = await this.search(search, span);
+        span.setAttribute(ATTR.knowledgeHits, hits.length);
+        return hits;
+      },
+    );
+  }
+
+  private async search({ kbIds: given, query, topK, fileName }: KbQuery, span: Span): Promise<KbHit[]> {
     // Ids that cannot name a base match nothing (and never reach a uuid cast).
     const kbIds = given.filter((id) => isUUID(id));
     if (kbIds.length === 0 || !(topK >= 1)) return [];
@@ -42,8 +71,9 @@ export class KnowledgeSearch {
     const depth = this.embeddings.enabled ? Math.max(topK, FUSION_DEPTH) : topK;
     const lexical = await this.lexical.rank(kbIds, terms, depth, fileName);
     const ranked = this.embeddings.enabled
-      ? await this.hybrid(kbIds, query, depth, fileName, lexical)
+      ? await this.hybrid(kbIds, query, depth, fileName, lexical, span)
       : lexical;
+    if (ranked === lexical) span.setAttribute(ATTR.knowledgeMode, 'lexical');
     return this.hits(ranked.slice(0, topK));
   }
 
@@ -53,14 +83,17 @@ export class KnowledgeSearch {
     depth: number,
     fileName: string | undefined,
     lexical: RankedChunk[],
+    span: Span,
   ): Promise<RankedChunk[]> {
     if (query.trim() === '') return lexical;
     try {
       const [vector] = await this.embeddings.embed([query]);
       const semantic = await this.vectors.rank(kbIds, vector, depth, fileName);
+      span.setAttribute(ATTR.knowledgeMode, 'hybrid');
       return reciprocalRankFusion([lexical, semantic]);
     } catch (error) {
       this.logger.warn({ err: error }, 'embeddings unavailable: lexical ranking only');
+      span.addEvent('knowledge.embeddings_failed');
       return lexical;
     }
   }

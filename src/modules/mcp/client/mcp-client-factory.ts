@@ -3,6 +3,7 @@ import { AppConfig } from '../../../config/app-config.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { SafeHttpClient } from '../../../common/http-safety/index.js';
+import { withTraceHeaders } from '../../../observability/tracing/index.js';
 import { KNOWLEDGE_MCP_SLUG } from '../builtin/builtin-mcp-servers.js';
 import { KnowledgeMcpEndpoint } from '../knowledge/knowledge-mcp-endpoint.js';
 import { McpErrors } from '../mcp.errors.js';
@@ -29,7 +30,8 @@ export interface ConnectedClient {
  * the configured headers from a redirect target on another origin. The builtin `knowledge` server is
  * this application's own endpoint: it goes through `KnowledgeMcpEndpoint` (exactly that URL, a
  * delegation token per request), and no other server may name that URL. Every response body is
- * counted against MCP_MAX_RESPONSE_BYTES (`ResponseBudget`).
+ * counted against MCP_MAX_RESPONSE_BYTES (`ResponseBudget`). Each request carries the W3C trace context
+ * active when it is sent (`withTraceHeaders`), not the one of the connection's opening: sessions are pooled.
  */
 @Injectable()
 export class McpClientFactory {
@@ -59,7 +61,7 @@ export class McpClientFactory {
     const { SSEClientTransport, StreamableHTTPClientTransport } = mcpClientSdk();
     if (config.slug === KNOWLEDGE_MCP_SLUG) {
       return new StreamableHTTPClientTransport(new URL(this.knowledge.url), {
-        fetch: budget.wrap(this.knowledge.fetch),
+        fetch: budget.wrap(withTraceHeaders(this.knowledge.fetch)),
         reconnectionOptions: NO_RECONNECT,
       });
     }
@@ -69,7 +71,7 @@ export class McpClientFactory {
     const requestInit: RequestInit = { headers: { ...config.headers } };
     // Redirects are left to the guarded fetch: every hop checked, headers kept from other origins.
     const common = {
-      fetch: budget.wrap(this.http.safeFetch),
+      fetch: budget.wrap(withTraceHeaders(this.http.safeFetch)),
       requestInit,
       redirectPolicy: 'follow' as const,
     };

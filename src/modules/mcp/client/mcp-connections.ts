@@ -2,11 +2,13 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../../../common/errors/index.js';
+import { ATTR } from '../../../observability/tracing/index.js';
 import { connectionConfigHash, type McpConnectionConfig } from '../servers/mcp-connection-config.js';
 import { McpClientFactory, withTimeout, type ConnectedClient } from './mcp-client-factory.js';
 import { mcpClientSdk } from './mcp-client-sdk.js';
 import { describeFailure } from './mcp-failure.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
+import { inMcpRequestSpan } from './mcp-request-span.js';
 import { readToolList } from './read-tool-list.js';
 
 /** A session is recycled before Node's abort-listener warnings start (TOOLCHAIN "MCP client sessions"). */
@@ -86,21 +88,28 @@ export class McpConnections implements OnModuleDestroy {
     signal: AbortSignal,
     timeoutMs: number,
   ): Promise<CallToolResult> {
-    const session = await withTimeout(this.session(config), config.timeoutMs);
-    session.calls++;
-    session.inFlight++;
-    try {
-      return (await session.client.callTool({ name, arguments: args }, undefined, {
-        signal,
-        timeout: timeoutMs,
-      })) as CallToolResult;
-    } catch (error) {
-      if (!signal.aborted) this.dropIfBroken(session, error);
-      throw session.connection.failureOf(error);
-    } finally {
-      session.inFlight--;
-      this.closeIfRetired(session);
-    }
+    const request = { method: 'tools/call' as const, server: config.slug, tool: name, signal };
+    return inMcpRequestSpan(request, async (meta, span) => {
+      const session = await withTimeout(this.session(config), config.timeoutMs);
+      const sessionId = (session.connection.transport as { sessionId?: unknown }).sessionId;
+      if (typeof sessionId === 'string' && span.isRecording())
+        span.setAttribute(ATTR.mcpSessionId, sessionId);
+      session.calls++;
+      session.inFlight++;
+      try {
+        const params = { name, arguments: args, ...(meta === undefined ? {} : { _meta: meta }) };
+        return (await session.client.callTool(params, undefined, {
+          signal,
+          timeout: timeoutMs,
+        })) as CallToolResult;
+      } catch (error) {
+        if (!signal.aborted) this.dropIfBroken(session, error);
+        throw session.connection.failureOf(error);
+      } finally {
+        session.inFlight--;
+        this.closeIfRetired(session);
+      }
+    });
   }
 
   async onModuleDestroy(): Promise<void> {

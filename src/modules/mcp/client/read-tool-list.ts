@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpErrors } from '../mcp.errors.js';
+import { inMcpRequestSpan } from './mcp-request-span.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
 
 /** A list spread over more pages, or naming more tools, than a run could take is refused whole. */
@@ -21,7 +22,7 @@ export async function readToolList(
   let pages = 0;
   do {
     if (pages === MAX_TOOL_LIST_PAGES) throw McpErrors.toolListTooLong(slug, { pages: MAX_TOOL_LIST_PAGES });
-    const page = await listPage(client, cursor, options);
+    const page = await listPage(client, slug, cursor, options);
     pages++;
     for (const tool of page.tools) {
       tools.push({
@@ -39,22 +40,30 @@ export async function readToolList(
   return tools;
 }
 
-/** One page, on a signal of its own tied to the caller's (the SDK never removes its abort listeners). */
+/**
+ * One page (one request, one span), on a signal of its own tied to the caller's (the SDK never removes
+ * its abort listeners).
+ */
 async function listPage(
   client: Client,
+  slug: string,
   cursor: string | undefined,
   options: { timeoutMs: number; signal: AbortSignal },
 ) {
   options.signal.throwIfAborted();
-  const page = new AbortController();
-  const abort = () => page.abort(options.signal.reason);
-  options.signal.addEventListener('abort', abort, { once: true });
-  try {
-    return await client.listTools(cursor === undefined ? {} : { cursor }, {
-      timeout: options.timeoutMs,
-      signal: page.signal,
-    });
-  } finally {
-    options.signal.removeEventListener('abort', abort);
-  }
+  const request = { method: 'tools/list' as const, server: slug, signal: options.signal };
+  return inMcpRequestSpan(request, async (meta) => {
+    const page = new AbortController();
+    const abort = () => page.abort(options.signal.reason);
+    options.signal.addEventListener('abort', abort, { once: true });
+    try {
+      const params = {
+        ...(cursor === undefined ? {} : { cursor }),
+        ...(meta === undefined ? {} : { _meta: meta }),
+      };
+      return await client.listTools(params, { timeout: options.timeoutMs, signal: page.signal });
+    } finally {
+      options.signal.removeEventListener('abort', abort);
+    }
+  });
 }

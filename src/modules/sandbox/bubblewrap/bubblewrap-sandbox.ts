@@ -12,6 +12,7 @@ import { bwrapArgs, launcher, type CommandLimits } from './bwrap-args.js';
 import { CappedOutput } from './capped-output.js';
 import { SANDBOX_FSTAB, SETUP_FAILURES } from './entry-script.js';
 import { measureTree } from './measure-tree.js';
+import { inSandboxSpan } from './sandbox-span.js';
 import { SandboxCgroup } from './sandbox-cgroup.js';
 import { sweepLeftovers } from './sweep-leftovers.js';
 
@@ -95,7 +96,8 @@ export class BubblewrapSandbox extends Sandbox implements OnModuleInit {
 
   async run(spec: SandboxSpec): Promise<SandboxRun> {
     if (this.unavailable !== null) throw SandboxErrors.unavailable(this.unavailable);
-    return this.start(spec);
+    const limits = { command: this.limits(spec), outputLimitBytes: this.config.sandbox.outputLimitBytes };
+    return inSandboxSpan(spec, limits, () => this.start(spec));
   }
 
   private limits(spec: SandboxSpec): CommandLimits {

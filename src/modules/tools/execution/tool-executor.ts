@@ -17,6 +17,7 @@ import { GuardsInterceptor } from './interceptors/guards.interceptor.js';
 import { LargeResultInterceptor } from './interceptors/large-result.interceptor.js';
 import { MetricsInterceptor } from './interceptors/metrics.interceptor.js';
 import { TimeoutInterceptor } from './interceptors/timeout.interceptor.js';
+import { TracingInterceptor } from './interceptors/tracing.interceptor.js';
 import { LargeResultOffloader } from './large-result-offloader.js';
 import {
   ToolCallScope,
@@ -33,12 +34,13 @@ import { outputToContent } from './tool-result-content.js';
 /**
  * The execution boundary: every tool call, local or remote, passes the same pipeline.
  *
- *   metrics → audit → error-to-result → guards (run still authorized, not forbidden for a subagent,
+ *   tracing → metrics → audit → error-to-result → guards (run still authorized, not forbidden for a subagent,
  *   executable in run, visible this turn, arguments, resources, approval) → large result → timeout →
  *   handler
  *
- * Metrics and audit wrap every other stage and record in `finally`, so each call, refused or ending the
- * run, is counted and audited exactly once. The result is always bound to the call's tool_call_id. Only
+ * Tracing, metrics and audit wrap every other stage and record in `finally`, so each call, refused or
+ * ending the run, has its span and is counted and audited exactly once (the span is active while the
+ * handler runs: the handler's own spans nest under it). The result is always bound to the call's tool_call_id. Only
  * `RunAuthorizationRevokedError` escapes, to end the run.
  */
 @Injectable()
@@ -66,6 +68,7 @@ export class ToolExecutor {
       new ApprovalGuard(),
     ];
     this.pipeline = [
+      new TracingInterceptor(),
       new MetricsInterceptor(metrics),
       new AuditInterceptor(audit),
       new ErrorResultInterceptor(),
