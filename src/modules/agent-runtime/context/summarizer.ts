@@ -69,7 +69,7 @@ export async function summarize(
   const turn = await model.streamTurn(
     [new SystemMessage(SUMMARY_PROMPT), new HumanMessage(transcriptOf(messages, options.maxTranscriptChars))],
     [],
-    { signal: options.signal, onText: () => undefined },
+    { signal: options.signal, onText: () => undefined, purpose: 'summary' },
   );
   const text = turn.content.trim();
   if (text === '') throw new Error('the model returned an empty summary');
