@@ -65,7 +65,7 @@ export function createSeries(registry: Registry, queueDepths: () => Promise<Queu
     }),
     modelCalls: new Counter({
       name: name('model_calls_total'),
-      help: 'Model calls (retries of one call included), by model, purpose and outcome.',
+      help: 'Model calls (a call retried after a provider error counts once), by model, purpose and outcome.',
       labelNames: ['model', 'purpose', 'outcome'] as const,
       registers,
     }),
