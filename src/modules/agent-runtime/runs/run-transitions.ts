@@ -158,11 +158,10 @@ export class RunTransitions {
     const claimed = await this.store.claim(runId, leaseToken, this.leaseSeconds, transitionEvents('claim'));
     if (claimed !== null) {
       const { run } = claimed;
-      // The first claim set `started_at`: the run waited from its creation until now.
-      const firstClaim = run.attempts === 1 && run.startedAt !== null;
-      this.metrics.runClaimed(
-        firstClaim ? (run.startedAt!.getTime() - run.createdAt.getTime()) / 1000 : null,
-      );
+      const { startedAt } = run;
+      // The first claim set `started_at`: the run waited from its creation until then.
+      const firstClaim = run.attempts === 1 && startedAt !== null;
+      this.metrics.runClaimed(firstClaim ? (startedAt.getTime() - run.createdAt.getTime()) / 1000 : null);
       await this.after('claim', { run, events: claimed.events });
       return { kind: 'claimed', run };
     }
