@@ -236,6 +236,27 @@ describe('Prometheus metrics of an APP_ROLE=all process', () => {
       });
     });
 
+    it('does not count a run parked for a question as ended, and counts it once when cancelled waiting', async () => {
+      const before = await scrape();
+      const threadId = await newThread(ctx, user);
+      fake.script({
+        toolCalls: [{ name: 'ask_user_question', args: { questions: [{ question: 'Which one?' }] } }],
+      });
+      const { run_id: runId } = await startRun(ctx, user, threadId, { input: 'ask me' });
+      expect(await waitForStatus(ctx, runId, (s) => s === 'waiting' || isTerminal(s))).toBe('waiting');
+      const parked = await eventually(scrape, (s) => s.value('yuxi_runs_active') === 0);
+      expect(parked.delta(before, 'yuxi_runs_total')).toBe(0);
+      expect(parked.delta(before, 'yuxi_run_queue_wait_seconds_count')).toBe(1);
+
+      expect((await ctx.http.post(`/api/runs/${runId}/cancel`).set(auth(user))).status).toBe(200);
+      expect(await waitForStatus(ctx, runId, isTerminal)).toBe('cancelled');
+      const after = await scrape();
+      expect(after.delta(before, 'yuxi_runs_total', { status: 'cancelled', agent: CHATBOT })).toBe(1);
+      expect(after.delta(before, 'yuxi_runs_total')).toBe(1);
+      // Ended by the cancel request, not by an execution: its start is not known there.
+      expect(after.delta(before, 'yuxi_run_duration_seconds_count')).toBe(0);
+    });
+
     it('counts a tool name no run was offered under (unknown), never under the name the model sent', async () => {
       const before = await scrape();
       fake.script({ toolCalls: [{ name: 'invented_tool_zz', args: {} }] }, { text: 'Sorry.' });
