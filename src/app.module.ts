@@ -20,6 +20,7 @@ import { WorkspaceModule } from './modules/workspace/index.js';
 import { UsersModule } from './modules/users/index.js';
 import { ShutdownLog } from './bootstrap/shutdown-log.js';
 import { BoundedWorkerDrain } from './queue/bounded-worker-drain.js';
+import { MetricsEndpointModule } from './observability/metrics/index.js';
 
 /**
  * The worker modules of `APP_ROLE=all`, loaded only then: an API process never imports the worker's code
@@ -54,6 +55,7 @@ export class AppModule {
         KnowledgeModule,
         KnowledgeMcpModule,
         SchedulesModule,
+        MetricsEndpointModule.forRoot(config),
         ...(runsWorkers ? [workerModules()] : []),
       ],
       providers: [ShutdownLog, ...(runsWorkers ? [BoundedWorkerDrain] : [])],

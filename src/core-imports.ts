@@ -5,6 +5,7 @@ import { AppConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { ENTITIES } from './entities.js';
 import { LoggingModule } from './logging/logging.module.js';
+import { MetricsModule } from './observability/metrics/index.js';
 import { QueueModule } from './queue/queue.module.js';
 import { RedisModule } from './redis/redis.module.js';
 
@@ -14,6 +15,7 @@ export function coreImports(config: AppConfig) {
     AppConfigModule.forRoot(config),
     CryptoModule,
     LoggingModule,
+    MetricsModule,
     DatabaseModule.forRoot(ENTITIES),
     RedisModule,
     QueueModule,

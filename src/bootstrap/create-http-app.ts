@@ -12,6 +12,7 @@ import { requestContextMiddleware } from '../common/request-id/request-context.j
 import { requestIdMiddleware } from '../common/request-id/request-id.js';
 import { createValidationPipe } from '../common/validation/validation.pipe.js';
 import { KNOWLEDGE_MCP_PATH } from '../modules/knowledge/index.js';
+import { METRICS_ROUTE } from '../observability/metrics/index.js';
 import { ConsumersGate } from '../queue/consumers-gate.js';
 import { setupSwagger } from './swagger.js';
 
@@ -41,8 +42,14 @@ export async function createHttpApp(
   app.use(singleValuedQuery);
   app.use(storableUrl);
   app.use(requestContextMiddleware);
-  // The builtin knowledge MCP endpoint speaks MCP, not the REST API: it lives at `/mcp/knowledge`.
-  app.setGlobalPrefix('api', { exclude: [{ path: KNOWLEDGE_MCP_PATH, method: RequestMethod.ALL }] });
+  // The builtin knowledge MCP endpoint speaks MCP, not the REST API: it lives at `/mcp/knowledge`; a
+  // Prometheus scraper asks `/metrics`.
+  app.setGlobalPrefix('api', {
+    exclude: [
+      { path: KNOWLEDGE_MCP_PATH, method: RequestMethod.ALL },
+      { path: METRICS_ROUTE, method: RequestMethod.GET },
+    ],
+  });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new GlobalExceptionFilter());
   app.enableShutdownHooks();

@@ -35,7 +35,10 @@ export const REDACTED_LOG_PATHS = [
           genReqId: (req) => requestIdOf(req as Request),
           customAttributeKeys: { reqId: 'request_id' },
           redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
-          autoLogging: { ignore: (req) => /^\/api\/health(\/(live|ready))?(\?|$)/.test(req.url ?? '') },
+          // Probes and scrapes come every few seconds: their request lines would drown the rest.
+          autoLogging: {
+            ignore: (req) => /^(\/api\/health(\/(live|ready))?|\/metrics)(\?|$)/.test(req.url ?? ''),
+          },
           serializers: {
             req: (req: { id: unknown; method: string; url: string }) => ({
               id: req.id,

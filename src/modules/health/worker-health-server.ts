@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { CommonErrorCode } from '../../common/errors/index.js';
 import { AppConfig } from '../../config/app-config.js';
+import { answerMetrics, METRICS_PATH, MetricsExposition } from '../../observability/metrics/index.js';
 import { ReadinessService } from './readiness.service.js';
 
 const LIVE_PATH = '/api/health/live';
@@ -18,7 +19,8 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /**
- * The worker's only HTTP surface: live and ready for an orchestrator, on `WORKER_HEALTH_PORT`. It
+ * The worker's only HTTP surface: live and ready for an orchestrator, on `WORKER_HEALTH_PORT`, and
+ * `/metrics` behind `METRICS_TOKEN` when that is set (404 otherwise). It
  * listens from module init, so ready answers 503 while the rest of the worker starts, and closes on
  * the last shutdown hook, after the queue consumers drained (ready answers 503 meanwhile).
  */
@@ -30,6 +32,7 @@ export class WorkerHealthServer implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly readiness: ReadinessService,
     private readonly config: AppConfig,
+    private readonly metrics: MetricsExposition,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -59,6 +62,10 @@ export class WorkerHealthServer implements OnModuleInit, OnApplicationShutdown {
 
   private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '').split('?')[0];
+    if (path === METRICS_PATH && this.metrics.protectedRouteEnabled) {
+      await answerMetrics(req, res, this.metrics, { requireToken: true });
+      return;
+    }
     if (path !== LIVE_PATH && path !== READY_PATH) {
       send(res, 404, { code: CommonErrorCode.NOT_FOUND, message: 'Not found', details: null });
       return;

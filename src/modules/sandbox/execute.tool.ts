@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppConfig } from '../../config/app-config.js';
+import { Metrics } from '../../observability/metrics/index.js';
 import { AgentTool, ToolRegistry, type ToolInvocation, type ToolOutput } from '../tools/index.js';
 import {
   SharedSkillReadPolicies,
@@ -17,7 +18,8 @@ import {
   executeSchema,
   type ExecuteArgs,
 } from './execute-tool-schema.js';
-import { Sandbox, type SandboxSkill } from './sandbox.port.js';
+import { Sandbox, type SandboxRun, type SandboxSkill, type SandboxSpec } from './sandbox.port.js';
+import { sandboxOutcomeOf } from './sandbox-outcome.js';
 import { SandboxSlots } from './sandbox-slots.js';
 
 const SAFE_SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
@@ -38,6 +40,7 @@ export class ExecuteTool implements OnModuleInit {
     private readonly sharedSkills: SharedSkillReadPolicies,
     private readonly registry: ToolRegistry,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   onModuleInit(): void {
@@ -65,7 +68,7 @@ export class ExecuteTool implements OnModuleInit {
       const cwd = await this.resolver.resolve(user, workdir, { access: 'write', workdir });
       await mkdir(cwd.realPath, { recursive: true });
       const quotaBytes = this.config.workspace.quotaBytes;
-      const run = await this.sandbox.run({
+      const run = await this.runCounted({
         command: args.command,
         userData: this.resolver.userDataRoot(user),
         cwd: cwd.virtualPath,
@@ -95,6 +98,20 @@ export class ExecuteTool implements OnModuleInit {
       }
     } finally {
       release();
+    }
+  }
+
+  /** `Sandbox.run`, each command counted by how it ended. */
+  private async runCounted(spec: SandboxSpec): Promise<SandboxRun> {
+    const started = performance.now();
+    try {
+      const run = await this.sandbox.run(spec);
+      this.metrics.sandboxExecution(sandboxOutcomeOf(run.result), run.result.durationMs / 1000);
+      return run;
+    } catch (error) {
+      const outcome = spec.signal.aborted ? 'cancelled' : 'error';
+      this.metrics.sandboxExecution(outcome, (performance.now() - started) / 1000);
+      throw error;
     }
   }
 

@@ -13,6 +13,7 @@ import { TestContext, type TestUser } from '../../support/test-app';
 interface Seeded {
   id: string;
   threadId: string;
+  agentSlug: string;
   lease: string;
 }
 
@@ -118,7 +119,7 @@ describe('the run state machine, walked against the database', () => {
         options.awaiting === true ? new Date(Date.now() - 1000) : null,
       ],
     );
-    return { id, threadId: thread, lease };
+    return { id, threadId: thread, agentSlug, lease };
   }
 
   const row = async (id: string) =>

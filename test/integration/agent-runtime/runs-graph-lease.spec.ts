@@ -59,7 +59,7 @@ describe('execution lease fencing (service level)', () => {
   it('refuses every write of a stale lease holder, and fails the run with runs.worker_lost after the last claim', async () => {
     const threadId = await newThread(ctx, user);
     const { run_id: runId } = await startRun(ctx, user, threadId, { input: 'lease me' });
-    const run = { id: runId, threadId };
+    const run = { id: runId, threadId, agentSlug: 'default-chatbot' };
     const [tokenA, tokenB] = [randomUUID(), randomUUID()];
 
     expect((await transitions.claim(runId, tokenA)).kind).toBe('claimed');

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
 import { AppConfig } from '../../../config/app-config.js';
+import { Metrics } from '../../../observability/metrics/index.js';
 import { RunsRepository } from '../runs/runs.repository.js';
 import { RunsService } from '../runs/runs.service.js';
 import { isTerminal } from '../runs/run-status.js';
@@ -42,6 +43,7 @@ export class RunEventStreams implements BeforeApplicationShutdown {
     private readonly bus: RunEventBus,
     private readonly slots: RunStreamSlots,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Streams open in this process. */
@@ -96,7 +98,10 @@ export class RunEventStreams implements BeforeApplicationShutdown {
     const writer = new SseWriter(res, this.config.runtime.sseWriteTimeoutSeconds * 1000);
     const stream: OpenStream = { writer, res, teardown };
     this.open.add(stream);
-    teardown.add(() => this.open.delete(stream));
+    this.metrics.sseStreamOpened();
+    teardown.add(() => {
+      if (this.open.delete(stream)) this.metrics.sseStreamClosed();
+    });
     const endStream = () => void writer.end().then(() => teardown.run());
 
     const follower = new RunEventFollower(

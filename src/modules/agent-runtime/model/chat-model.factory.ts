@@ -1,8 +1,13 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config.js';
+import { Metrics } from '../../../observability/metrics/index.js';
 import { ModelErrors } from './model.errors.js';
 import { DEFAULT_MODEL_RETRY_OPTIONS, type ModelRetryOptions } from './model-retry-policy.js';
-import { RetryingChatOpenAI, type RetryingChatOpenAIFields } from './retrying-chat-openai.js';
+import {
+  RetryingChatOpenAI,
+  type ModelCallEnd,
+  type RetryingChatOpenAIFields,
+} from './retrying-chat-openai.js';
 
 export interface ChatModelFactoryOptions {
   retry?: Partial<ModelRetryOptions>;
@@ -31,9 +36,17 @@ export class ChatModelFactory {
   constructor(
     private readonly config: AppConfig,
     @Optional() @Inject(CHAT_MODEL_FACTORY_OPTIONS) private readonly options: ChatModelFactoryOptions = {},
+    @Optional() private readonly metrics?: Metrics,
   ) {
     this.retry = { ...DEFAULT_MODEL_RETRY_OPTIONS, ...this.options.retry };
   }
+
+  /** Every call of a model made here is counted, with the tokens the provider reported. */
+  private readonly countCall = (end: ModelCallEnd): void => {
+    const tokens =
+      end.usage === undefined ? null : { input: end.usage.input_tokens, output: end.usage.output_tokens };
+    this.metrics?.modelCall(end.model, end.purpose, end.outcome, end.seconds, tokens);
+  };
 
   /** Throws `models.not_configured` at once (no request, no retries) when no model is configured. */
   create(params: { model?: string } = {}): RetryingChatOpenAI {
@@ -48,6 +61,7 @@ export class ChatModelFactory {
       timeout: this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
       retry: this.retry,
       retryHooks: this.options.retryHooks,
+      onCallEnd: this.countCall,
     });
   }
 }

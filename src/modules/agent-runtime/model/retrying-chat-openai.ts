@@ -5,13 +5,13 @@ import {
   type ChatOpenAIFields,
   type OpenAIClient,
 } from '@langchain/openai';
-import type { BaseMessage, MessageContent } from '@langchain/core/messages';
+import type { BaseMessage, MessageContent, UsageMetadata } from '@langchain/core/messages';
+import type { ModelUsagePurpose } from '../usage/model-call-usage.js';
 import { readChatTurn, type ChatTurn } from './chat-turn.js';
 import { callWithModelRetries, type ModelRetryContext } from './call-with-model-retries.js';
 import { streamChatCompletions } from './chat-completions-stream.js';
 import type { ModelRetryOptions } from './model-retry-policy.js';
 import { inModelCallSpan, recordModelRetry } from './model-call-span.js';
-import type { ModelUsagePurpose } from '../usage/model-call-usage.js';
 
 type StreamingRequest = OpenAIClient.Chat.ChatCompletionCreateParamsStreaming;
 /** A tool as the model is shown it (OpenAI's function tool format). */
@@ -25,10 +25,23 @@ const DEFAULT_TIMEOUT_MS = 600_000;
 /** Inside a run's execution these lines carry the run's log fields (`RunLogContext`). */
 const logger = new Logger('ChatModel');
 
+/** How one `streamTurn` went (what the metrics count). */
+export interface ModelCallEnd {
+  model: string;
+  purpose: ModelUsagePurpose;
+  /** `cancelled`: the caller's signal was aborted when it failed. */
+  outcome: 'ok' | 'error' | 'cancelled';
+  seconds: number;
+  /** The provider's figures; undefined when it failed or reported none. */
+  usage: UsageMetadata | undefined;
+}
+
 export interface RetryingChatOpenAIFields extends ChatOpenAIFields {
   retry: ModelRetryOptions;
   /** Test seams and logging hooks for the retry loop. */
   retryHooks?: Pick<ModelRetryContext, 'sleep' | 'random' | 'now' | 'onRetry'>;
+  /** Told of every `streamTurn` once it ended (synchronously; it must not throw). */
+  onCallEnd?: (end: ModelCallEnd) => void;
 }
 
 /**
@@ -44,12 +57,14 @@ export class RetryingChatOpenAI extends ChatOpenAICompletions {
   private readonly retry: ModelRetryOptions;
   private readonly retryHooks: RetryingChatOpenAIFields['retryHooks'];
   private readonly endpoint: { baseUrl: string; apiKey: string };
+  private readonly onCallEnd: RetryingChatOpenAIFields['onCallEnd'];
 
   constructor(fields: RetryingChatOpenAIFields) {
-    const { retry, retryHooks, ...openAIFields } = fields;
+    const { retry, retryHooks, onCallEnd, ...openAIFields } = fields;
     super({ ...openAIFields, maxRetries: 0 });
     this.retry = retry;
     this.retryHooks = retryHooks;
+    this.onCallEnd = onCallEnd;
     this.endpoint = {
       baseUrl: fields.configuration?.baseURL ?? 'https://api.openai.com/v1',
       apiKey: typeof fields.apiKey === 'string' ? fields.apiKey : '',
@@ -61,24 +76,44 @@ export class RetryingChatOpenAI extends ChatOpenAICompletions {
    * The request is the one `bindTools(tools).stream(messages)` sends (built by LangChain's own request
    * and message conversion) and goes through `completionWithRetry`; the answer is read without
    * LangChain's chat-model runtime (callbacks, run trees and a message chunk per streamed chunk), which
-   * cost more than the rest of a call on our side.
+   * cost more than the rest of a call on our side. `purpose` (default `agent`) is what the call is
+   * counted as.
    */
   async streamTurn(
     messages: BaseMessage[],
     tools: FunctionTool[],
     options: { signal?: AbortSignal; onText: (text: string) => void; purpose?: ModelUsagePurpose },
   ): Promise<ChatTurn> {
-    const callOptions = (tools.length === 0 ? {} : { tools }) as this['ParsedCallOptions'];
-    const request: StreamingRequest = {
-      ...this.invocationParams(callOptions, { streaming: true }),
-      messages: convertMessagesToCompletionsMessageParams({ messages, model: this.model }),
-      stream: true,
-    };
+    const started = performance.now();
     const purpose = options.purpose ?? 'agent';
-    return inModelCallSpan({ model: this.model, purpose, messages: () => request.messages }, async () => {
-      const chunks = await this.completionWithRetry(request, { signal: options.signal });
-      return readChatTurn(chunks, options.signal, options.onText);
-    });
+    const ended = (outcome: ModelCallEnd['outcome'], usage?: UsageMetadata) =>
+      this.onCallEnd?.({
+        model: this.model,
+        purpose,
+        outcome,
+        seconds: (performance.now() - started) / 1000,
+        usage,
+      });
+    try {
+      const callOptions = (tools.length === 0 ? {} : { tools }) as this['ParsedCallOptions'];
+      const request: StreamingRequest = {
+        ...this.invocationParams(callOptions, { streaming: true }),
+        messages: convertMessagesToCompletionsMessageParams({ messages, model: this.model }),
+        stream: true,
+      };
+      const turn = await inModelCallSpan(
+        { model: this.model, purpose, messages: () => request.messages },
+        async () => {
+          const chunks = await this.completionWithRetry(request, { signal: options.signal });
+          return readChatTurn(chunks, options.signal, options.onText);
+        },
+      );
+      ended('ok', turn.usage);
+      return turn;
+    } catch (error) {
+      ended(options.signal?.aborted === true ? 'cancelled' : 'error');
+      throw error;
+    }
   }
 
   /**

@@ -4,8 +4,7 @@ import { currentRequestId } from '../../../common/request-id/request-context.js'
 import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
 import { CommonErrors } from '../../../common/errors/index.js';
 import { retryOnConflict } from '../../../database/transient-conflict.js';
-import type { RunEntity } from '../runs/run.entity.js';
-import { RunTransitions, type ParkResult } from '../runs/run-transitions.js';
+import { RunTransitions, type ExecutedRun, type ParkResult } from '../runs/run-transitions.js';
 import { RunsErrors } from '../runs/runs.errors.js';
 import type { ApprovalAnswer, ApprovalInterrupt } from '../approvals/approval-interrupt.js';
 import type { NewRunEvent } from '../events/run-event.js';
@@ -62,11 +61,7 @@ export class WaitingPoints {
    * The run becomes `waiting` (`RunTransitions.parkForQuestion`) with an open waiting point. `not_running` when
    * the lease is gone or a cancel was requested meanwhile (no waiting point written).
    */
-  park(
-    run: Pick<RunEntity, 'id' | 'threadId'>,
-    leaseToken: string,
-    waiting: WaitingInterrupt,
-  ): Promise<ParkResult> {
+  park(run: ExecutedRun, leaseToken: string, waiting: WaitingInterrupt): Promise<ParkResult> {
     const approval = 'kind' in waiting ? waiting : null;
     const questions = 'kind' in waiting ? [] : waiting.questions;
     return this.transitions.parkForQuestion(run, leaseToken, async (manager): Promise<NewRunEvent[]> => {

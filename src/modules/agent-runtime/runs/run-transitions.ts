@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config.js';
 import { retryOnConflict } from '../../../database/transient-conflict.js';
+import { Metrics, type RunEndStatus } from '../../../observability/metrics/index.js';
 import { doneEvent, RunEvents, statusEvent } from '../events/run-events.js';
 import type { NewRunEvent, RunEvent } from '../events/run-event.js';
 import type { NewMessage } from '../messages/messages.repository.js';
@@ -34,12 +35,26 @@ export interface RunOutcome {
 }
 
 type RunRef = Pick<RunEntity, 'id' | 'threadId'>;
+/**
+ * A run as its lease holder knows it: what its ending is counted under (`agentSlug`), and since when
+ * it runs (`startedAt`, its first claim; unknown to a caller that passes none).
+ */
+export type ExecutedRun = Pick<RunEntity, 'id' | 'threadId' | 'agentSlug'> & { startedAt?: Date | null };
 /** A run whose thread the effects of its transition do not need. */
 const runOnly = (id: string): RunRef => ({ id, threadId: '' });
+
+/** The run a committed ending transition ended, as the metrics count it. */
+interface EndedRun {
+  agentSlug: string;
+  /** Its first claim; null when the process ending it does not know it. */
+  startedAt: Date | null;
+}
 
 /** What a committed transition hands to its `after` effects. */
 interface Committed {
   run: RunRef;
+  /** For a transition into a terminal status: the run it ended. */
+  ended?: EndedRun;
   events: RunEvent[];
   /** The run, queued at the head of its thread (`dispatch`). */
   queued?: QueuedRun | null;
@@ -98,6 +113,7 @@ export class RunTransitions {
     private readonly dispatcher: RunDispatcher,
     private readonly config: AppConfig,
     private readonly signals: RunCancelSignals,
+    private readonly metrics: Metrics,
   ) {}
 
   private get leaseSeconds(): number {
@@ -141,8 +157,13 @@ export class RunTransitions {
   async claim(runId: string, leaseToken: string): Promise<ClaimResult> {
     const claimed = await this.store.claim(runId, leaseToken, this.leaseSeconds, transitionEvents('claim'));
     if (claimed !== null) {
-      await this.after('claim', { run: claimed.run, events: claimed.events });
-      return { kind: 'claimed', run: claimed.run };
+      const { run } = claimed;
+      const { startedAt } = run;
+      // The first claim set `started_at`: the run waited from its creation until then.
+      const firstClaim = run.attempts === 1 && startedAt !== null;
+      this.metrics.runClaimed(firstClaim ? (startedAt.getTime() - run.createdAt.getTime()) / 1000 : null);
+      await this.after('claim', { run, events: claimed.events });
+      return { kind: 'claimed', run };
     }
     const current = await this.runs.statusOf(runId);
     return current === 'queued' ? { kind: 'not_head' } : { kind: 'not_claimable' };
@@ -154,26 +175,27 @@ export class RunTransitions {
   }
 
   /** `finish`, `fail` or `finish_cancelled` by the lease holder. False when the lease was lost. */
-  async finish(run: RunRef, leaseToken: string, outcome: RunOutcome): Promise<boolean> {
+  async finish(run: ExecutedRun, leaseToken: string, outcome: RunOutcome): Promise<boolean> {
     const name = transitionInto(ENDINGS, outcome.status);
     const events = transitionEvents(name, { error: outcome.error });
     const error = outcome.error ?? null;
+    const ended = { agentSlug: run.agentSlug, startedAt: run.startedAt ?? null };
     // A run with no parent has no one else to tell: its ending is one statement.
     const alone = await this.store.endWithoutParent(run.id, leaseToken, outcome.status, error, events);
     if (alone !== null) {
-      await this.after(name, { run, events: alone });
+      await this.after(name, { run, ended, events: alone });
       return true;
     }
     const result = await this.dataSource.transaction(async (manager) => {
-      const ended = await this.store.end(manager, run.id, leaseToken, outcome.status, error);
-      if (ended === null) return null;
+      const row = await this.store.end(manager, run.id, leaseToken, outcome.status, error);
+      if (row === null) return null;
       return {
         events: await this.store.appendEvents(run.id, events, manager),
-        parent: await this.tellParentIn(manager, run.id, ended),
+        parent: await this.tellParentIn(manager, run.id, row),
       };
     });
     if (result === null) return false;
-    await this.after(name, { run, ...result });
+    await this.after(name, { run, ended, ...result });
     return true;
   }
 
@@ -184,7 +206,7 @@ export class RunTransitions {
    * holds it).
    */
   async parkForQuestion(
-    run: RunRef,
+    run: ExecutedRun,
     leaseToken: string,
     writePoint: (manager: EntityManager) => Promise<NewRunEvent[]>,
   ): Promise<ParkResult> {
@@ -215,7 +237,7 @@ export class RunTransitions {
    * if nothing is left to wait for. A cancel requested meanwhile wins, as in `parkForQuestion`.
    */
   async parkAwaiting(
-    run: RunRef,
+    run: ExecutedRun,
     leaseToken: string,
     childRunIds: string[],
     until: Date,
@@ -273,13 +295,14 @@ export class RunTransitions {
   }
 
   /** `release` (or `release_cancelled`) on shutdown or an outage: another worker continues the run. */
-  async release(run: RunRef, leaseToken: string): Promise<boolean> {
+  async release(run: ExecutedRun, leaseToken: string): Promise<boolean> {
     const result = await this.dataSource.transaction(async (manager) => {
       const row = await this.store.release(manager, run.id, leaseToken);
       return row === null ? null : this.appendEnding(manager, run.id, row, ['release', 'release_cancelled']);
     });
     if (result === null) return false;
-    await this.after(result.name, { run, ...result });
+    const ended = { agentSlug: run.agentSlug, startedAt: run.startedAt ?? null };
+    await this.after(result.name, { run, ended, ...result });
     return true;
   }
 
@@ -301,8 +324,10 @@ export class RunTransitions {
       return { row, ...(await this.appendEnding(manager, runId, row, names, row.error ?? undefined)) };
     });
     if (result === null) return null;
-    await this.after(result.name, { run: { id: runId, threadId: result.row.thread_id }, ...result });
-    return result.row.status;
+    const { row } = result;
+    const ended = { agentSlug: row.agent_slug, startedAt: null };
+    await this.after(result.name, { run: { id: runId, threadId: row.thread_id }, ended, ...result });
+    return row.status;
   }
 
   /**
@@ -327,8 +352,10 @@ export class RunTransitions {
       await this.cancelActiveChildren(runId);
       return 'cancel_requested';
     }
-    await this.after(result.name, { run: { id: runId, threadId: result.row.thread_id }, ...result });
-    return result.row.status;
+    const { row } = result;
+    const ended = { agentSlug: row.agent_slug, startedAt: null };
+    await this.after(result.name, { run: { id: runId, threadId: row.thread_id }, ended, ...result });
+    return row.status;
   }
 
   /**
@@ -379,9 +406,17 @@ export class RunTransitions {
     return { runId: parentId, events: await this.store.appendEvents(parentId, events, manager), queued };
   }
 
-  /** The `after` effects of transition `name`, in the table's order. */
+  /**
+   * The `after` effects of transition `name`, in the table's order; first, a transition into a
+   * terminal status is counted (its statement matched, so this is the one commit of the run's end).
+   */
   private async after(name: TransitionName, committed: Committed): Promise<void> {
-    const { run, events, queued, wake, parent } = committed;
+    const { run, events, queued, wake, parent, ended } = committed;
+    const to = RUN_STATE_MACHINE[name].to;
+    if (ended !== undefined && isTerminal(to)) {
+      const seconds = ended.startedAt === null ? null : (Date.now() - ended.startedAt.getTime()) / 1000;
+      this.metrics.runEnded(to as RunEndStatus, ended.agentSlug, seconds);
+    }
     const effects = RUN_STATE_MACHINE[name].after;
     for (const effect of effects) {
       switch (effect) {

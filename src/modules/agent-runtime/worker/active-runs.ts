@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Metrics } from '../../../observability/metrics/index.js';
 
 /** Why a run stopped before an outcome; `dependency_outage` is ours alone (the database or Redis failed under it). */
 export type StopReason = 'cancel' | 'lease_lost' | 'shutdown' | 'dependency_outage';
@@ -8,12 +9,16 @@ export type StopReason = 'cancel' | 'lease_lost' | 'shutdown' | 'dependency_outa
 export class ActiveRuns {
   private readonly runs = new Map<string, { controller: AbortController; finished: Promise<void> }>();
 
+  constructor(private readonly metrics: Metrics) {}
+
   add(runId: string, controller: AbortController, finished: Promise<void>): void {
     this.runs.set(runId, { controller, finished });
+    this.metrics.activeRuns(this.runs.size);
   }
 
   remove(runId: string): void {
     this.runs.delete(runId);
+    this.metrics.activeRuns(this.runs.size);
   }
 
   get size(): number {

@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../../../common/errors/index.js';
+import { Metrics } from '../../../observability/metrics/index.js';
 import { ATTR } from '../../../observability/tracing/index.js';
 import { connectionConfigHash, type McpConnectionConfig } from '../servers/mcp-connection-config.js';
 import { McpClientFactory, withTimeout, type ConnectedClient } from './mcp-client-factory.js';
@@ -45,7 +46,10 @@ export class McpConnections implements OnModuleDestroy {
   private readonly lists = new Map<string, CachedList>();
   private readonly loading = new Map<string, Promise<McpToolInfo[]>>();
 
-  constructor(private readonly factory: McpClientFactory) {}
+  constructor(
+    private readonly factory: McpClientFactory,
+    private readonly metrics: Metrics,
+  ) {}
 
   /**
    * The server's tools: the cached list, or a fresh one read within the server's timeout (`fresh`:
@@ -65,9 +69,15 @@ export class McpConnections implements OnModuleDestroy {
     return loading;
   }
 
+  /** A list read from the server (connecting first when no session is open), timed by the metrics. */
   private readListWithin(config: McpConnectionConfig, hash: string): Promise<McpToolInfo[]> {
     const controller = new AbortController();
-    return withTimeout(this.readList(config, hash, controller.signal), config.timeoutMs, controller);
+    const started = performance.now();
+    const read = withTimeout(this.readList(config, hash, controller.signal), config.timeoutMs, controller);
+    const timed = (outcome: 'ok' | 'error') => () =>
+      this.metrics.mcpDiscovery(config.slug, outcome, (performance.now() - started) / 1000);
+    read.then(timed('ok'), timed('error'));
+    return read;
   }
 
   /** Whether a list for this config is cached now (for benchmarks and tests). */

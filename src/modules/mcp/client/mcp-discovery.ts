@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Metrics } from '../../../observability/metrics/index.js';
 import { KNOWLEDGE_UNAVAILABLE_RPC_CODE } from '../../knowledge/index.js';
 import { KNOWLEDGE_MCP_SLUG } from '../builtin/builtin-mcp-servers.js';
 import { KnowledgeMcpEndpoint } from '../knowledge/knowledge-mcp-endpoint.js';
@@ -24,6 +25,7 @@ export class McpDiscovery {
     private readonly connections: McpConnections,
     private readonly factory: McpClientFactory,
     private readonly knowledge: KnowledgeMcpEndpoint,
+    private readonly metrics: Metrics,
   ) {}
 
   /** The builtin `knowledge` server is reached at this deployment's endpoint, never with headers. */
@@ -79,9 +81,11 @@ export class McpDiscovery {
       })();
       const tools = await withTimeout(work, config.timeoutMs, controller);
       this.connections.remember(config, tools);
+      this.metrics.mcpDiscovery(config.slug, 'ok', (performance.now() - started) / 1000);
       return { ok: true, tools, latencyMs: Math.round(performance.now() - started) };
     } catch (error) {
       controller.abort();
+      this.metrics.mcpDiscovery(config.slug, 'error', (performance.now() - started) / 1000);
       return {
         ok: false,
         error: failureOf(error, config),

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Metrics, type ToolSourceLabel } from '../../../observability/metrics/index.js';
 import type { ToolCallOutcome } from './tool-call-scope.js';
 
 const SAMPLES = 1024;
@@ -33,13 +34,16 @@ function percentile(sorted: number[], p: number): number {
 /**
  * In-process call counts per tool and outcome, and latency percentiles over the last 1024 calls. Keyed by
  * registered tool names only (the caller passes `UNKNOWN_TOOL_METRIC` for the rest): the map is bounded by
- * the registry.
+ * the registry. Each call is also counted in the process's Prometheus series (`Metrics.toolCall`).
  */
 @Injectable()
 export class ToolMetrics {
   private readonly stats = new Map<string, ToolStats>();
 
-  record(tool: string, outcome: ToolCallOutcome, durationMs: number): void {
+  constructor(private readonly metrics: Metrics) {}
+
+  record(tool: string, source: ToolSourceLabel, outcome: ToolCallOutcome, durationMs: number): void {
+    this.metrics.toolCall(tool, source, outcome, durationMs / 1000);
     let entry = this.stats.get(tool);
     if (entry === undefined) {
       entry = {

@@ -11,8 +11,10 @@ export class MetricsInterceptor implements ToolInterceptor {
       return await next();
     } finally {
       // `scope.tool` is the registry's answer for the name: model-invented names share one bucket.
-      const key = scope.tool === undefined ? UNKNOWN_TOOL_METRIC : scope.call.name;
-      this.metrics.record(key, outcomeOf(endOf(scope)), scope.elapsedMs());
+      const { tool } = scope;
+      const key = tool === undefined ? UNKNOWN_TOOL_METRIC : scope.call.name;
+      const source = tool === undefined ? UNKNOWN_TOOL_METRIC : tool.metadata.category;
+      this.metrics.record(key, source, outcomeOf(endOf(scope)), scope.elapsedMs());
     }
   }
 }
