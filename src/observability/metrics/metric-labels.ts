@@ -14,6 +14,8 @@ export type ModelCallPurposeLabel = 'agent' | 'summary' | 'title';
 export type ModelCallOutcomeLabel = 'ok' | 'error' | 'cancelled';
 
 export type McpDiscoveryOutcomeLabel = 'ok' | 'error';
+/** How a `tools/call` request to an MCP server ended (a result with `isError` is `tool_error`). */
+export type McpToolCallOutcomeLabel = 'ok' | 'tool_error' | 'error' | 'timeout' | 'cancelled';
 
 /**
  * How a sandboxed command ended: exit code 0, another exit code, killed at its timeout, killed when

@@ -105,6 +105,19 @@ export function createSeries(registry: Registry, queueDepths: () => Promise<Queu
       buckets: DISCOVERY_SECONDS,
       registers,
     }),
+    mcpToolCalls: new Counter({
+      name: name('mcp_tool_calls_total'),
+      help: 'tools/call requests sent to MCP servers, by server slug and how they ended.',
+      labelNames: ['server', 'outcome'] as const,
+      registers,
+    }),
+    mcpToolCallDuration: new Histogram({
+      name: name('mcp_tool_call_duration_seconds'),
+      help: 'Seconds a tools/call request to an MCP server took, by server slug.',
+      labelNames: ['server'] as const,
+      buckets: TOOL_SECONDS,
+      registers,
+    }),
     sandboxExecutions: new Counter({
       name: name('sandbox_executions_total'),
       help: 'Commands run in the sandbox, by outcome.',

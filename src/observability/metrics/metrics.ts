@@ -3,6 +3,7 @@ import { AppConfig } from '../../config/app-config.js';
 import { BoundedLabel } from './bounded-label.js';
 import type {
   McpDiscoveryOutcomeLabel,
+  McpToolCallOutcomeLabel,
   ModelCallOutcomeLabel,
   ModelCallPurposeLabel,
   RunEndStatus,
@@ -100,6 +101,13 @@ export class Metrics {
   /** A tool list read from an MCP server (`serverSlug` is its admin-given slug). */
   mcpDiscovery(serverSlug: string, outcome: McpDiscoveryOutcomeLabel, seconds: number): void {
     this.series.mcpDiscoveryDuration.observe({ server: this.mcpServers.of(serverSlug), outcome }, seconds);
+  }
+
+  /** A `tools/call` request to an MCP server, however it ended. */
+  mcpToolCall(serverSlug: string, outcome: McpToolCallOutcomeLabel, seconds: number): void {
+    const server = this.mcpServers.of(serverSlug);
+    this.series.mcpToolCalls.inc({ server, outcome });
+    this.series.mcpToolCallDuration.observe({ server }, seconds);
   }
 
   sandboxExecution(outcome: SandboxOutcomeLabel, seconds: number): void {

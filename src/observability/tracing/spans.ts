@@ -67,7 +67,7 @@ export function traceCarrier(ctx: Context = context.active()): Record<string, st
 export function contextFromCarrier(carrier: Record<string, unknown> | undefined): Context {
   if (carrier === undefined) return context.active();
   return propagation.extract(context.active(), carrier, {
-    get: (c, key) => (typeof c[key] === 'string' ? (c[key]) : undefined),
+    get: (c, key) => (typeof c[key] === 'string' ? c[key] : undefined),
     keys: (c) => Object.keys(c),
   });
 }

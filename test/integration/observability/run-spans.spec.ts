@@ -5,7 +5,9 @@ import { setContentCapture } from '../../../src/observability/tracing';
 import type { FakeOpenAiServer } from '../../support/fake-openai/fake-openai-server';
 import { insertFile, knowledgeMcpEnvironment, listen } from '../../support/knowledge/knowledge-mcp';
 import { TestMcpServer } from '../../support/mcp/mcp-test-server';
+import { Scrape } from '../../support/metrics/prometheus-text';
 import { storedEvents } from '../../support/runs/run-event-rows';
+import { freePort } from '../../support/free-port';
 import { isTerminal, newThread, startRun, waitForStatus } from '../../support/runs/run-helpers';
 import { startRuntime } from '../../support/runs/runtime-context';
 import type { TestContext, TestUser } from '../../support/test-app';
@@ -29,11 +31,17 @@ describe('spans of a run: model calls, tool calls, MCP requests, sandbox command
   let stalling: TestMcpServer;
   let kb: string;
   let agent: string;
+  let metricsPort: number;
 
   beforeAll(async () => {
     tracing = InMemoryTracing.start();
     const { port, env } = await knowledgeMcpEnvironment();
-    ({ fake, ctx, close } = await startRuntime({ ...env, ALLOW_PRIVATE_NETWORK_TARGETS: '127.0.0.1' }));
+    metricsPort = await freePort();
+    ({ fake, ctx, close } = await startRuntime({
+      ...env,
+      ALLOW_PRIVATE_NETWORK_TARGETS: '127.0.0.1',
+      METRICS_PORT: String(metricsPort),
+    }));
     await listen(ctx, port);
     const admin = await ctx.newUser({ role: 'admin' });
     user = await ctx.newUser();
@@ -90,6 +98,10 @@ describe('spans of a run: model calls, tool calls, MCP requests, sandbox command
     return started.run_id;
   }
 
+  async function scrape(): Promise<Scrape> {
+    return Scrape.of(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text());
+  }
+
   const toolSpan = (name: string) => tracing.one(`execute_tool ${name}`, SpanKind.INTERNAL);
   const onlyChild = (parent: ReadableSpan, name: string) => {
     const children = tracing.childrenOf(parent).filter((span) => span.name === name);
@@ -111,7 +123,9 @@ describe('spans of a run: model calls, tool calls, MCP requests, sandbox command
       { text: 'done', usage: { prompt_tokens: 400, completion_tokens: 9 } },
     );
     const before = mcp.calls('lookup').length;
+    const metricsBefore = await scrape();
     await run('look it up');
+    const metricsAfter = await scrape();
 
     const chats = tracing.named('chat fake-model', SpanKind.CLIENT);
     expect(
@@ -167,6 +181,16 @@ describe('spans of a run: model calls, tool calls, MCP requests, sandbox command
     const stalled = onlyChild(toolSpan('stall'), 'mcp tools/call stall');
     expect(stalled.attributes).toMatchObject({ 'yuxi.mcp.outcome': 'timeout', 'error.type': '-32001' });
     expect(stalled.status.code).toBe(SpanStatusCode.ERROR);
+
+    // The same requests, counted per server by how they ended (the invented tool reached no server).
+    const MCP_CALLS = 'yuxi_mcp_tool_calls_total';
+    expect({
+      ok: metricsAfter.delta(metricsBefore, MCP_CALLS, { server: 'traced', outcome: 'ok' }),
+      toolError: metricsAfter.delta(metricsBefore, MCP_CALLS, { server: 'traced', outcome: 'tool_error' }),
+      timeout: metricsAfter.delta(metricsBefore, MCP_CALLS, { server: 'stalling', outcome: 'timeout' }),
+      all: metricsAfter.delta(metricsBefore, MCP_CALLS),
+      timed: metricsAfter.delta(metricsBefore, 'yuxi_mcp_tool_call_duration_seconds_count'),
+    }).toEqual({ ok: 1, toolError: 1, timeout: 1, all: 3, timed: 3 });
 
     // Content capture is off: the model's argument is in no span.
     expect(allAttributeText(tracing.spans())).not.toContain(SECRET_TERM);

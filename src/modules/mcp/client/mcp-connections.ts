@@ -9,7 +9,7 @@ import { McpClientFactory, withTimeout, type ConnectedClient } from './mcp-clien
 import { mcpClientSdk } from './mcp-client-sdk.js';
 import { describeFailure } from './mcp-failure.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
-import { inMcpRequestSpan } from './mcp-request-span.js';
+import { inMcpRequestSpan, type McpRequestOutcome } from './mcp-request-span.js';
 import { readToolList } from './read-tool-list.js';
 
 /** A session is recycled before Node's abort-listener warnings start (TOOLCHAIN "MCP client sessions"). */
@@ -98,7 +98,15 @@ export class McpConnections implements OnModuleDestroy {
     signal: AbortSignal,
     timeoutMs: number,
   ): Promise<CallToolResult> {
-    const request = { method: 'tools/call' as const, server: config.slug, tool: name, signal };
+    const started = performance.now();
+    const request = {
+      method: 'tools/call' as const,
+      server: config.slug,
+      tool: name,
+      signal,
+      onEnd: (outcome: McpRequestOutcome) =>
+        this.metrics.mcpToolCall(config.slug, outcome, (performance.now() - started) / 1000),
+    };
     return inMcpRequestSpan(request, async (meta, span) => {
       const session = await withTimeout(this.session(config), config.timeoutMs);
       const sessionId = (session.connection.transport as { sessionId?: unknown }).sessionId;

@@ -24,7 +24,14 @@ const TOOL_ERROR = 'tool_error';
  * stopped waiting) or `error`, with its `error.type` (a JSON-RPC error's code, our error codes).
  */
 export function inMcpRequestSpan<T>(
-  request: { method: 'tools/call' | 'tools/list'; server: string; tool?: string; signal?: AbortSignal },
+  request: {
+    method: 'tools/call' | 'tools/list';
+    server: string;
+    tool?: string;
+    signal?: AbortSignal;
+    /** Told how the request ended, whether the span records or not (the metrics' hook). */
+    onEnd?: (outcome: McpRequestOutcome) => void;
+  },
   work: (meta: Record<string, string> | undefined, span: Span) => Promise<T>,
 ): Promise<T> {
   const name = request.tool === undefined ? `mcp ${request.method}` : `mcp ${request.method} ${request.tool}`;
@@ -43,11 +50,15 @@ export function inMcpRequestSpan<T>(
       const meta = Object.keys(carrier).length === 0 ? undefined : carrier;
       try {
         const result = await work(meta, span);
-        if (span.isRecording()) recordResult(span, result);
+        const outcome = resultOutcome(result);
+        request.onEnd?.(outcome);
+        if (span.isRecording()) recordResult(span, outcome);
         return result;
       } catch (error) {
+        const outcome = failureOutcome(error, request.signal);
+        request.onEnd?.(outcome);
         if (span.isRecording()) {
-          span.setAttribute(ATTR.mcpOutcome, failureOutcome(error, request.signal));
+          span.setAttribute(ATTR.mcpOutcome, outcome);
           span.setAttribute(ATTR.errorType, errorTypeOf(error));
         }
         throw error;
@@ -56,11 +67,15 @@ export function inMcpRequestSpan<T>(
   );
 }
 
-function recordResult(span: Span, result: unknown): void {
+function resultOutcome(result: unknown): McpRequestOutcome {
   const isError =
     typeof result === 'object' && result !== null && (result as { isError?: unknown }).isError === true;
-  span.setAttribute(ATTR.mcpOutcome, isError ? 'tool_error' : 'ok');
-  if (!isError) return;
+  return isError ? 'tool_error' : 'ok';
+}
+
+function recordResult(span: Span, outcome: McpRequestOutcome): void {
+  span.setAttribute(ATTR.mcpOutcome, outcome);
+  if (outcome !== 'tool_error') return;
   span.setAttribute(ATTR.errorType, TOOL_ERROR);
   span.setStatus({ code: SpanStatusCode.ERROR, message: TOOL_ERROR });
 }
