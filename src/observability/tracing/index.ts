@@ -8,3 +8,7 @@ export {
   contentCaptured,
   type SpanOptions,
 } from './spans.js';
+export { startTracing, shutdownTracing, tracingStarted } from './start-tracing.js';
+export { TracingModule } from './tracing.module.js';
+export { traceLogFields } from './log-fields.js';
+export { activeTraceparent } from './traceparent.js';
