@@ -162,6 +162,102 @@ describe('tracing a run from its HTTP request to the model provider', () => {
     for (const line of lines) expect(spanIds.has(line.span_id!)).toBe(true);
   });
 
+  it('keeps a queued run in the trace of the request that created it, not of the run that woke it', async () => {
+    const threadId = await newThread(ctx, user);
+    const first = `first-${randomUUID()}`;
+    const second = `second-${randomUUID()}`;
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    fake.route((body) => {
+      const input = userInput(body);
+      if (input === first) return { reply: { text: 'first done' }, after: released };
+      if (input === second) return { text: 'second done' };
+      return undefined;
+    });
+    try {
+      const firstRunId = await createRun(threadId, first);
+      await waitForStatus(ctx, firstRunId, (status) => status === 'running');
+      // Behind the first run: enqueued only when the first one leaves the thread, by its worker.
+      const secondRunId = await createRun(threadId, second);
+      release();
+      expect(await waitForStatus(ctx, secondRunId, isTerminal, 30_000)).toBe('completed');
+
+      const firstSpan = await runSpanOf(firstRunId);
+      const secondSpan = await runSpanOf(secondRunId);
+      expect(secondSpan.traceId).not.toBe(firstSpan.traceId);
+      const chain = receiver.ancestry(secondSpan);
+      expect(chain.map((span) => span.name)).toEqual([
+        secondSpan.name,
+        'agent-runs publish',
+        'POST /api/threads/:id/runs',
+      ]);
+      // The enqueue span names the run that enqueued it, as a link.
+      expect(chain[1].links).toEqual([
+        expect.objectContaining({ spanId: firstSpan.spanId, traceId: firstSpan.traceId }),
+      ]);
+    } finally {
+      fake.route(null);
+    }
+  });
+
+  it('runs the execution an answer resumed in the trace of the answering request', async () => {
+    const threadId = await newThread(ctx, user);
+    const input = `ask-${randomUUID()}`;
+    fake.route((body) => {
+      if (userInput(body) !== input) return undefined;
+      return body.messages.some((m) => m.role === 'tool')
+        ? { text: 'Thanks.' }
+        : {
+            toolCalls: [
+              { id: 'call_q', name: 'ask_user_question', args: { questions: [{ question: 'Name?' }] } },
+            ],
+          };
+    });
+    try {
+      const runId = await createRun(threadId, input);
+      expect(await waitForStatus(ctx, runId, (s) => s === 'waiting' || isTerminal(s), 30_000)).toBe(
+        'waiting',
+      );
+      const point = await fetch(`${base}/api/runs/${runId}/waiting-point`, { headers: auth(user) });
+      const questionId = ((await point.json()) as { questions: { question_id: string }[] }).questions[0]
+        .question_id;
+      const answered = await fetch(`${base}/api/runs/${runId}/answers`, {
+        method: 'POST',
+        headers: { ...auth(user), 'content-type': 'application/json' },
+        body: JSON.stringify({ answers: { [questionId]: 'Ada' } }),
+      });
+      expect(answered.status).toBe(200);
+      expect(await waitForStatus(ctx, runId, isTerminal, 30_000)).toBe('completed');
+
+      const executions = async () => {
+        await receiver.waitFor(
+          (spans) =>
+            spans.find(
+              (s) => s.attributes['yuxi.run.id'] === runId && s.attributes['yuxi.run.attempt'] === 2,
+            ),
+          'of the resumed execution',
+        );
+        return receiver.spans.filter(
+          (s) => s.kind === SpanKinds.consumer && s.attributes['yuxi.run.id'] === runId,
+        );
+      };
+      const [asked, resumed] = (await executions()).sort(
+        (a, b) => Number(a.attributes['yuxi.run.attempt']) - Number(b.attributes['yuxi.run.attempt']),
+      );
+      expect(asked.attributes['yuxi.run.outcome']).toBe('waiting');
+      expect(resumed.attributes['yuxi.run.outcome']).toBe('completed');
+      expect(resumed.traceId).not.toBe(asked.traceId);
+      expect(receiver.ancestry(resumed).map((span) => span.name)).toEqual([
+        resumed.name,
+        'agent-runs publish',
+        'POST /api/runs/:id/answers',
+      ]);
+      expect(receiver.ancestry(asked).at(-1)?.name).toBe('POST /api/threads/:id/runs');
+    } finally {
+      fake.route(null);
+    }
+  });
+
   it('puts a subagent run in its parent run’s trace, below the parent run span', async () => {
     const threadId = await newThread(ctx, user);
     const parentInput = `parent-${randomUUID()}`;

@@ -24,6 +24,7 @@ export interface ReceivedSpan {
   status: { code?: number; message?: string };
   attributes: Record<string, unknown>;
   events: { name: string; attributes: Record<string, unknown> }[];
+  links: { traceId: string; spanId: string }[];
 }
 
 const valueOf = (value: AnyValue): unknown =>
@@ -49,6 +50,7 @@ interface ExportRequest {
         status?: { code?: number; message?: string };
         attributes?: KeyValue[];
         events?: { name: string; attributes?: KeyValue[] }[];
+        links?: { traceId: string; spanId: string }[];
       }[];
     }[];
   }[];
@@ -138,6 +140,7 @@ export class OtlpReceiver {
               name: e.name,
               attributes: attributesOf(e.attributes),
             })),
+            links: (span.links ?? []).map((l) => ({ traceId: l.traceId, spanId: l.spanId })),
           });
     }
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
