@@ -65,10 +65,14 @@ describe('tracing a run from its HTTP request to the model provider', () => {
     await receiver?.close();
   });
 
-  async function createRun(threadId: string, input: string): Promise<string> {
+  async function createRun(
+    threadId: string,
+    input: string,
+    requestId: string = randomUUID(),
+  ): Promise<string> {
     const res = await fetch(`${base}/api/threads/${threadId}/runs`, {
       method: 'POST',
-      headers: { ...auth(user), 'content-type': 'application/json' },
+      headers: { ...auth(user), 'content-type': 'application/json', 'x-request-id': requestId },
       body: JSON.stringify({ input }),
     });
     expect(res.status).toBe(202);
@@ -99,7 +103,8 @@ describe('tracing a run from its HTTP request to the model provider', () => {
       { text: 'Written.' },
     );
     const modelCallsBefore = fake.requests.length;
-    const runId = await createRun(threadId, input);
+    const requestId = `traced-${randomUUID()}`;
+    const runId = await createRun(threadId, input, requestId);
     expect(await waitForStatus(ctx, runId, isTerminal, 30_000)).toBe('completed');
 
     const run = await runSpanOf(runId);
@@ -160,6 +165,15 @@ describe('tracing a run from its HTTP request to the model provider', () => {
     for (const line of lines) expect(line.trace_id).toBe(traceId);
     const spanIds = new Set(inTrace.map((s) => s.spanId));
     for (const line of lines) expect(spanIds.has(line.span_id!)).toBe(true);
+    // So does every line of the request, the access log's included.
+    const requestLines = service.stdout
+      .split('\n')
+      .filter((line) => line.includes(requestId))
+      .map((line) => JSON.parse(line) as LogLine & { request_id?: string; req?: { id?: string } })
+      .filter((line) => (line.request_id ?? line.req?.id) === requestId && line.run_id === undefined);
+    expect(requestLines.map((line) => line.msg)).toContain('request completed');
+    for (const line of requestLines)
+      expect(line).toMatchObject({ trace_id: traceId, span_id: server.spanId });
   });
 
   it('keeps a queued run in the trace of the request that created it, not of the run that woke it', async () => {
