@@ -4,6 +4,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { AppRole } from '../../config/app-config.js';
+import { carriesTraceHeader } from './carried-trace-header.js';
 import { nameServerSpan } from './http-route.js';
 
 /** Requests that are not worth a trace: probes and scrapes. */
@@ -38,7 +39,7 @@ export function createTracingSdk(role: AppRole): NodeSDK {
         requireParentforOutgoingSpans: true,
       }),
       // Global fetch (the model provider's SDK, web search, MCP over HTTP): spans and `traceparent`.
-      new UndiciInstrumentation({ requireParentforSpans: true }),
+      new UndiciInstrumentation({ requireParentforSpans: true, ignoreRequestHook: carriesTraceHeader }),
     ],
   });
 }

@@ -3,6 +3,7 @@ import { context, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { outcomeOf } from '../../../src/modules/agent-runtime/worker/run-span';
+import { carriesTraceHeader } from '../../../src/observability/tracing/carried-trace-header';
 import { routeTemplateOf } from '../../../src/observability/tracing/http-route';
 import { traceLogFields } from '../../../src/observability/tracing/log-fields';
 import { untracedRequest } from '../../../src/observability/tracing/tracing-sdk';
@@ -31,6 +32,18 @@ describe('tracing helpers', () => {
     expect(
       routeTemplateOf(Object.assign(new IncomingMessage(new Socket()), { url: '/nowhere' })),
     ).toBeUndefined();
+  });
+
+  it('leaves a fetch that already carries a traceparent to its caller’s span', () => {
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    expect(
+      carriesTraceHeader({ headers: ['content-type', 'application/json', 'TraceParent', traceparent] }),
+    ).toBe(true);
+    expect(carriesTraceHeader({ headers: `host: x\r\ntraceparent: ${traceparent}\r\n` })).toBe(true);
+    expect(carriesTraceHeader({ headers: ['x-traceparent', traceparent, 'accept', 'traceparent'] })).toBe(
+      false,
+    );
+    expect(carriesTraceHeader({ headers: 'host: x\r\nx-traceparent: y\r\n' })).toBe(false);
   });
 
   it('names how an execution ended', () => {
