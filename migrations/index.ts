@@ -22,6 +22,7 @@ import { SkillDrafts1796038000000 } from './1796038000000-SkillDrafts.js';
 import { ToolApproval1796040000000 } from './1796040000000-ToolApproval.js';
 import { ModelUsage1796041000000 } from './1796041000000-ModelUsage.js';
 import { Schedules1796042000000 } from './1796042000000-Schedules.js';
+import { RunTraceContext1796043000000 } from './1796043000000-RunTraceContext.js';
 
 /**
  * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
@@ -52,4 +53,5 @@ export const MIGRATIONS = [
   ToolApproval1796040000000,
   ModelUsage1796041000000,
   Schedules1796042000000,
+  RunTraceContext1796043000000,
 ] as const;

@@ -4,14 +4,16 @@
 -- createRun
 WITH created AS (
     INSERT INTO runs (id, thread_id, user_id, agent_slug, agent_id, status, input, model, parent_run_id,
-                      request_id, payload_digest, origin_request_id, last_event_seq, created_at)
-    VALUES ($1, $2, $3, $4, $5, 'queued', $6, $7, $8, $9, $10, $11, cardinality($12::text[]),
+                      request_id, payload_digest, origin_request_id, origin_traceparent, last_event_seq,
+                      created_at)
+    VALUES ($1, $2, $3, $4, $5, 'queued', $6, $7, $8, $9, $10, $11, $12, cardinality($13::text[]),
             clock_timestamp())
     RETURNING "id" AS "id", "thread_id" AS "threadId", "user_id" AS "userId", "agent_slug" AS "agentSlug",
     "agent_id" AS "agentId", "status" AS "status", "input" AS "input", "model" AS "model",
     "parent_run_id" AS "parentRunId", "awaited_run_ids" AS "awaitedRunIds", "awaiting_until" AS "awaitingUntil",
     "request_id" AS "requestId", "payload_digest" AS "payloadDigest", "origin_request_id" AS "originRequestId",
-    "resume_request_id" AS "resumeRequestId", "config_snapshot" AS "configSnapshot", "lease_token" AS "leaseToken",
+    "resume_request_id" AS "resumeRequestId", "origin_traceparent" AS "originTraceparent",
+    "resume_traceparent" AS "resumeTraceparent", "config_snapshot" AS "configSnapshot", "lease_token" AS "leaseToken",
     "lease_expires_at" AS "leaseExpiresAt", "attempts" AS "attempts", "last_event_seq" AS "lastEventSeq",
     "error" AS "error", "token_usage" AS "tokenUsage", "created_at" AS "createdAt", "started_at" AS "startedAt",
     "finished_at" AS "finishedAt"
@@ -19,12 +21,12 @@ WITH created AS (
     SELECT "id", "lastEventSeq" AS last_event_seq FROM created
   ), first_events AS (
     INSERT INTO run_events (run_id, seq, type, payload)
-    SELECT run_seq."id", run_seq.last_event_seq - cardinality($12::text[]) + t.ord, t.type, t.payload
-      FROM run_seq, unnest($12::text[], $13::jsonb[]) WITH ORDINALITY AS t(type, payload, ord)
+    SELECT run_seq."id", run_seq.last_event_seq - cardinality($13::text[]) + t.ord, t.type, t.payload
+      FROM run_seq, unnest($13::text[], $14::jsonb[]) WITH ORDINALITY AS t(type, payload, ord)
     RETURNING run_id, seq, type, payload, created_at
   ), user_message AS (
     INSERT INTO messages (id, thread_id, run_id, role, content, tool_calls, tool_call_id, name)
-    SELECT $14, $15, $16, $17, $18, $19::jsonb, $20, $21 FROM created
+    SELECT $15, $16, $17, $18, $19, $20::jsonb, $21, $22 FROM created
     ON CONFLICT (id) DO NOTHING
   )
   SELECT created.*, e.run_id AS event_run_id, e.seq AS event_seq, e.type AS event_type, e.payload AS event_payload,
@@ -42,7 +44,8 @@ WITH claimed AS (
     "agent_id" AS "agentId", "status" AS "status", "input" AS "input", "model" AS "model",
     "parent_run_id" AS "parentRunId", "awaited_run_ids" AS "awaitedRunIds", "awaiting_until" AS "awaitingUntil",
     "request_id" AS "requestId", "payload_digest" AS "payloadDigest", "origin_request_id" AS "originRequestId",
-    "resume_request_id" AS "resumeRequestId", "config_snapshot" AS "configSnapshot", "lease_token" AS "leaseToken",
+    "resume_request_id" AS "resumeRequestId", "origin_traceparent" AS "originTraceparent",
+    "resume_traceparent" AS "resumeTraceparent", "config_snapshot" AS "configSnapshot", "lease_token" AS "leaseToken",
     "lease_expires_at" AS "leaseExpiresAt", "attempts" AS "attempts", "last_event_seq" AS "lastEventSeq",
     "error" AS "error", "token_usage" AS "tokenUsage", "created_at" AS "createdAt", "started_at" AS "startedAt",
     "finished_at" AS "finishedAt"
@@ -94,17 +97,20 @@ UPDATE runs SET status = 'waiting', lease_token = NULL, lease_expires_at = NULL
 UPDATE runs SET status = 'waiting', awaited_run_ids = $3::uuid[],
            awaiting_until = $4, lease_token = NULL, lease_expires_at = NULL
     WHERE id = $1 AND lease_token = $2 AND status IN ('running')
-    RETURNING id, attempts, origin_request_id AS "originRequestId", resume_request_id AS "resumeRequestId";
+    RETURNING id, attempts, origin_request_id AS "originRequestId", resume_request_id AS "resumeRequestId",
+    origin_traceparent AS "originTraceparent", resume_traceparent AS "resumeTraceparent";
 
 -- wakeIfDue
 UPDATE runs SET status = 'queued', awaited_run_ids = NULL, awaiting_until = NULL
     WHERE runs.id = $1 AND runs.status IN ('waiting') AND runs.awaited_run_ids IS NOT NULL
       AND (runs.awaiting_until <= now() OR NOT EXISTS (
         SELECT 1 FROM runs c WHERE c.id = ANY(runs.awaited_run_ids) AND c.status IN ('queued','running','waiting','cancel_requested')))
-    RETURNING id, attempts, origin_request_id AS "originRequestId", resume_request_id AS "resumeRequestId";
+    RETURNING id, attempts, origin_request_id AS "originRequestId", resume_request_id AS "resumeRequestId",
+    origin_traceparent AS "originTraceparent", resume_traceparent AS "resumeTraceparent";
 
 -- requeueAnswered
-UPDATE runs SET status = 'queued', resume_request_id = $2
+UPDATE runs SET status = 'queued', resume_request_id = $2,
+           resume_traceparent = $3
     WHERE id = $1 AND status IN ('waiting')
     RETURNING 1;
 

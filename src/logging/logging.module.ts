@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from '../config/app-config.js';
 import { requestIdOf } from '../common/request-id/request-id.js';
+import { traceLogFields } from '../observability/tracing/index.js';
 
 /** Paths whose values never reach a log line. */
 export const REDACTED_LOG_PATHS = [
@@ -24,7 +25,10 @@ export const REDACTED_LOG_PATHS = [
   '*.secret',
 ];
 
-/** Structured JSON logs (pino); each request's lines carry its request id. */
+/**
+ * Structured JSON logs (pino); each request's lines carry its request id and, with tracing on, the
+ * `trace_id` and `span_id` of the span they were written in.
+ */
 @Module({
   imports: [
     LoggerModule.forRootAsync({
@@ -35,6 +39,8 @@ export const REDACTED_LOG_PATHS = [
           genReqId: (req) => requestIdOf(req as Request),
           customAttributeKeys: { reqId: 'request_id' },
           redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+          // With tracing off no line pays for looking up a span.
+          ...(config.tracing.enabled ? { mixin: traceLogFields } : {}),
           // Probes and scrapes come every few seconds: their request lines would drown the rest.
           autoLogging: {
             ignore: (req) => /^(\/api\/health(\/(live|ready))?|\/metrics)(\?|$)/.test(req.url ?? ''),

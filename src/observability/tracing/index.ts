@@ -15,3 +15,7 @@ export { withTraceHeaders } from './trace-headers.js';
 export { carriedParent } from './carried-parent.js';
 export { activeSpan } from './active-span.js';
 export { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
+export { startTracing, shutdownTracing, tracingStarted } from './start-tracing.js';
+export { TracingModule } from './tracing.module.js';
+export { traceLogFields } from './log-fields.js';
+export { activeTraceparent } from './traceparent.js';

@@ -41,6 +41,7 @@ describe('run rows read back from the statements that write them (RunTransitions
           requestId: 'request-1',
           payloadDigest: 'b'.repeat(64),
           originRequestId: 'origin-1',
+          originTraceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
         },
         { id: messageId, threadId, runId, role: 'user', content: "it's \\ the input" },
         { headsThread: true },
@@ -50,7 +51,14 @@ describe('run rows read back from the statements that write them (RunTransitions
     const loaded = await ctx.dataSource.getRepository(RunEntity).findOneByOrFail({ id: runId });
     expect(created.run).toBeInstanceOf(RunEntity);
     expect(created.run).toEqual(loaded);
-    expect(loaded).toMatchObject({ status: 'queued', attempts: 0, lastEventSeq: 1, model: 'model-x' });
+    expect(loaded).toMatchObject({
+      status: 'queued',
+      attempts: 0,
+      lastEventSeq: 1,
+      model: 'model-x',
+      originTraceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+      resumeTraceparent: null,
+    });
     expect(created.events).toEqual(await ctx.app.get(RunEventStore).listAfter(runId, 0));
     expect(created.events).toEqual([
       expect.objectContaining({ run_id: runId, seq: 1, type: 'status', payload: { status: 'queued' } }),

@@ -48,7 +48,14 @@ const APPLICATIONS: Application[] = [
     apply: (t, run, ctx) =>
       ctx.dataSource
         .transaction(async (manager) => {
-          const queued = { id: run.id, attempts: 0, originRequestId: null, resumeRequestId: null };
+          const queued = {
+            id: run.id,
+            attempts: 0,
+            originRequestId: null,
+            resumeRequestId: null,
+            originTraceparent: null,
+            resumeTraceparent: null,
+          };
           return (await t.requeueAnsweredIn(manager, queued)).afterCommit();
         })
         .catch((error: { code?: string }) => expect(error.code).toBe('runs.not_waiting')),

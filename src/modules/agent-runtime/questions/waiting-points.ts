@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { currentRequestId } from '../../../common/request-id/request-context.js';
+import { activeTraceparent } from '../../../observability/tracing/index.js';
 import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
 import { CommonErrors } from '../../../common/errors/index.js';
 import { retryOnConflict } from '../../../database/transient-conflict.js';
@@ -177,8 +178,16 @@ export class WaitingPoints {
     const result = await retryOnConflict(() =>
       this.dataSource.transaction(async (manager) => {
         const [run] = await manager.query<
-          { status: string; attempts: number; origin_request_id: string | null }[]
-        >(`SELECT status, attempts, origin_request_id FROM runs WHERE id = $1 FOR UPDATE`, [point.runId]);
+          {
+            status: string;
+            attempts: number;
+            origin_request_id: string | null;
+            origin_traceparent: string | null;
+          }[]
+        >(
+          `SELECT status, attempts, origin_request_id, origin_traceparent FROM runs WHERE id = $1 FOR UPDATE`,
+          [point.runId],
+        );
         const [current] = await manager.query<AnswerState[]>(
           `SELECT status, answers_digest, answer_request_id FROM waiting_points WHERE id = $1 FOR UPDATE`,
           [point.id],
@@ -195,6 +204,9 @@ export class WaitingPoints {
           attempts: run.attempts,
           originRequestId: run.origin_request_id,
           resumeRequestId: currentRequestId(),
+          originTraceparent: run.origin_traceparent,
+          // The resumed execution joins the answering request's trace.
+          resumeTraceparent: activeTraceparent(),
         });
         await manager.query(
           `UPDATE waiting_points SET status = 'answered', ${column} = $2::jsonb, answered_by = $3,

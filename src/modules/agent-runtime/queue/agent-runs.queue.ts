@@ -13,6 +13,12 @@ export const agentRunJobSchema = z.object({
   runId: z.string().min(1),
   requestId: z.string().nullish(),
   resumeRequestId: z.string().nullish(),
+  /**
+   * The W3C `traceparent` the execution continues: the enqueue span in the trace of what created (or
+   * last resumed) the run. Absent with tracing off, and in older jobs; one that is not a string is
+   * ignored (the run still executes, in a trace of its own).
+   */
+  traceparent: z.string().max(128).optional().catch(undefined),
   /** A wake-up at a `subagent_await` deadline: the parked run is queued first if it is due. */
   awaitDeadline: z.literal(true).optional(),
 });

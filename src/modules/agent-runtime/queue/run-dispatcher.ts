@@ -5,6 +5,7 @@ import { enqueueOrFail } from '../../../queue/enqueue-or-fail.js';
 import { RedisClient } from '../../../redis/redis-client.js';
 import { RunsRepository, type QueuedRun } from '../runs/runs.repository.js';
 import { AGENT_RUNS_QUEUE, EXECUTE_RUN_JOB, type AgentRunJob } from './agent-runs.queue.js';
+import { publishRunJob } from './run-job-trace.js';
 
 /**
  * The job of a run: the run id for its first execution, so a second wake-up is a no-op. A run that is
@@ -16,12 +17,16 @@ export function runJobId(run: QueuedRun): string {
   return run.attempts === 0 ? run.id : `${run.id}.a${run.attempts}`;
 }
 
-/** The job's payload: the run and, when known, the requests that created and resumed it. */
-function jobOf(run: QueuedRun): AgentRunJob {
+/**
+ * The job's payload: the run and, when known, the requests that created and resumed it, and the trace
+ * context its execution continues.
+ */
+function jobOf(run: QueuedRun, traceparent: string | undefined): AgentRunJob {
   return {
     runId: run.id,
     requestId: run.originRequestId,
     ...(run.resumeRequestId === null ? {} : { resumeRequestId: run.resumeRequestId }),
+    ...(traceparent === undefined ? {} : { traceparent }),
   };
 }
 
@@ -42,12 +47,15 @@ export class RunDispatcher {
   /** Enqueues the run; returns false (and logs) when Redis cannot take it now. */
   async dispatch(run: QueuedRun): Promise<boolean> {
     const runId = run.id;
+    const jobId = runJobId(run);
     try {
-      await enqueueOrFail(this.redis, this.queue, EXECUTE_RUN_JOB, jobOf(run), {
-        jobId: runJobId(run),
-        removeOnComplete: true,
-        removeOnFail: true,
-      });
+      await publishRunJob(run, jobId, {}, (traceparent) =>
+        enqueueOrFail(this.redis, this.queue, EXECUTE_RUN_JOB, jobOf(run, traceparent), {
+          jobId,
+          removeOnComplete: true,
+          removeOnFail: true,
+        }),
+      );
       return true;
     } catch (error) {
       this.logger.warn(
@@ -64,18 +72,17 @@ export class RunDispatcher {
    * apart from the job its children's end enqueues). Lost, it is made up for by the reconciler.
    */
   async dispatchWake(run: QueuedRun, at: Date): Promise<boolean> {
+    const jobId = `${run.id}.w${run.attempts}`;
+    const delay = Math.max(0, at.getTime() - Date.now());
     try {
-      await enqueueOrFail(
-        this.redis,
-        this.queue,
-        EXECUTE_RUN_JOB,
-        { ...jobOf(run), awaitDeadline: true },
-        {
-          jobId: `${run.id}.w${run.attempts}`,
-          delay: Math.max(0, at.getTime() - Date.now()),
-          removeOnComplete: true,
-          removeOnFail: true,
-        },
+      await publishRunJob(run, jobId, { 'yuxi.job.delay_ms': delay }, (traceparent) =>
+        enqueueOrFail(
+          this.redis,
+          this.queue,
+          EXECUTE_RUN_JOB,
+          { ...jobOf(run, traceparent), awaitDeadline: true },
+          { jobId, delay, removeOnComplete: true, removeOnFail: true },
+        ),
       );
       return true;
     } catch (error) {

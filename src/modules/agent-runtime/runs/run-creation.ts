@@ -5,6 +5,7 @@ import { canonicalDigest } from '../../../common/crypto/canonical-digest.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { CommonErrors } from '../../../common/errors/index.js';
 import { currentRequestId } from '../../../common/request-id/request-context.js';
+import { activeTraceparent } from '../../../observability/tracing/index.js';
 import { isUniqueViolation } from '../../../database/unique-violation.js';
 import { ThreadsService, type ThreadRef } from '../../threads/index.js';
 import { RunEntity } from './run.entity.js';
@@ -104,6 +105,8 @@ export class RunCreation {
           requestId: request.requestId,
           payloadDigest: digest,
           originRequestId: currentRequestId(),
+          // The request's span, a parent run's tool call, a schedule's firing: its jobs continue it.
+          originTraceparent: activeTraceparent(),
         },
         { id: randomUUID(), threadId: thread.id, runId, role: 'user', content: request.input },
         { headsThread: active.length === 0, parent: request.parent },

@@ -14,7 +14,8 @@ const RUN_ROW = `"id" AS "id", "thread_id" AS "threadId", "user_id" AS "userId",
     "agent_id" AS "agentId", "status" AS "status", "input" AS "input", "model" AS "model",
     "parent_run_id" AS "parentRunId", "awaited_run_ids" AS "awaitedRunIds", "awaiting_until" AS "awaitingUntil",
     "request_id" AS "requestId", "payload_digest" AS "payloadDigest", "origin_request_id" AS "originRequestId",
-    "resume_request_id" AS "resumeRequestId", "config_snapshot" AS "configSnapshot", "lease_token" AS "leaseToken",
+    "resume_request_id" AS "resumeRequestId", "origin_traceparent" AS "originTraceparent",
+    "resume_traceparent" AS "resumeTraceparent", "config_snapshot" AS "configSnapshot", "lease_token" AS "leaseToken",
     "lease_expires_at" AS "leaseExpiresAt", "attempts" AS "attempts", "last_event_seq" AS "lastEventSeq",
     "error" AS "error", "token_usage" AS "tokenUsage", "created_at" AS "createdAt", "started_at" AS "startedAt",
     "finished_at" AS "finishedAt"`;
@@ -22,7 +23,8 @@ const RUN_ROW = `"id" AS "id", "thread_id" AS "threadId", "user_id" AS "userId",
 /** What an ending returns about the run (its parent is told). */
 const ENDED_ROW = `status, thread_id, parent_run_id, agent_slug`;
 /** A queued run as the dispatcher enqueues it. */
-const QUEUED_ROW = `id, attempts, origin_request_id AS "originRequestId", resume_request_id AS "resumeRequestId"`;
+const QUEUED_ROW = `id, attempts, origin_request_id AS "originRequestId", resume_request_id AS "resumeRequestId",
+    origin_traceparent AS "originTraceparent", resume_traceparent AS "resumeTraceparent"`;
 
 /**
  * The events of run `run`, types `types` and payloads `payloads` (arrays), inserted numbered up to the
@@ -99,22 +101,23 @@ const ADDED_EVENTS = `SELECT run_id, seq, type, payload, created_at FROM run_eve
 
 export const RUN_SQL = {
   /**
-   * A new run ($1…$11), queued with its first events ($12 types, $13 payloads) and its user message
-   * ($14…$21). `created_at` orders the thread's queue: the time the run took the thread, not when the
+   * A new run ($1…$12), queued with its first events ($13 types, $14 payloads) and its user message
+   * ($15…$22). `created_at` orders the thread's queue: the time the run took the thread, not when the
    * transaction began.
    */
   createRun: `WITH created AS (
     INSERT INTO runs (id, thread_id, user_id, agent_slug, agent_id, status, input, model, parent_run_id,
-                      request_id, payload_digest, origin_request_id, last_event_seq, created_at)
-    VALUES ($1, $2, $3, $4, $5, ${toLiteral('create')}, $6, $7, $8, $9, $10, $11, cardinality($12::text[]),
+                      request_id, payload_digest, origin_request_id, origin_traceparent, last_event_seq,
+                      created_at)
+    VALUES ($1, $2, $3, $4, $5, ${toLiteral('create')}, $6, $7, $8, $9, $10, $11, $12, cardinality($13::text[]),
             clock_timestamp())
     RETURNING ${RUN_ROW}
   ), run_seq AS (
     SELECT "id", "lastEventSeq" AS last_event_seq FROM created
   ), first_events AS (
-    ${insertEvents('run_seq', 'run_seq."id"', '$12', '$13')}
+    ${insertEvents('run_seq', 'run_seq."id"', '$13', '$14')}
   ), user_message AS (
-    ${insertMessage('created', 14)}
+    ${insertMessage('created', 15)}
   )
   SELECT created.*, ${EVENT_COLUMNS} FROM created, first_events e`,
 
@@ -179,8 +182,12 @@ export const RUN_SQL = {
         SELECT 1 FROM runs c WHERE c.id = ANY(runs.awaited_run_ids) AND c.status IN ${ACTIVE_LIST}))
     RETURNING ${QUEUED_ROW}`,
 
-  /** Run $1, whose question was answered, queued again (the answering request $2 named on its logs). */
-  requeueAnswered: `UPDATE runs SET status = ${toLiteral('requeue_answered')}, resume_request_id = $2
+  /**
+   * Run $1, whose question was answered, queued again (the answering request $2 named on its logs, its
+   * trace context $3 carried by its jobs).
+   */
+  requeueAnswered: `UPDATE runs SET status = ${toLiteral('requeue_answered')}, resume_request_id = $2,
+           resume_traceparent = $3
     WHERE id = $1 AND status IN ${fromList('requeue_answered')}
     RETURNING 1`,
 

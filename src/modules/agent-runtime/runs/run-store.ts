@@ -22,6 +22,7 @@ export type NewRunRow = Pick<
   | 'agentSlug'
   | 'agentId'
   | 'originRequestId'
+  | 'originTraceparent'
   | 'input'
   | 'model'
   | 'parentRunId'
@@ -159,6 +160,7 @@ export class RunStore {
         row.requestId,
         row.payloadDigest,
         row.originRequestId,
+        row.originTraceparent,
         ...eventArrays(events),
         ...messageValues(userMessage),
       ],
@@ -256,8 +258,11 @@ export class RunStore {
     manager: EntityManager,
     runId: string,
     resumeRequestId: string | null,
+    resumeTraceparent: string | null,
   ): Promise<boolean> {
-    return (await this.query('requeueAnswered', [runId, resumeRequestId], manager)).length > 0;
+    return (
+      (await this.query('requeueAnswered', [runId, resumeRequestId, resumeTraceparent], manager)).length > 0
+    );
   }
 
   async release(manager: EntityManager, runId: string, leaseToken: string): Promise<EndedRow | null> {

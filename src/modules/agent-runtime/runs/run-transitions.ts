@@ -286,7 +286,7 @@ export class RunTransitions {
     run: QueuedRun,
   ): Promise<{ afterCommit: () => Promise<void> }> {
     // The answering request is named on the log lines of the execution it resumes.
-    if (!(await this.store.requeueAnswered(manager, run.id, run.resumeRequestId)))
+    if (!(await this.store.requeueAnswered(manager, run.id, run.resumeRequestId, run.resumeTraceparent)))
       throw RunsErrors.notWaiting();
     const events = await this.store.appendEvents(run.id, transitionEvents('requeue_answered'), manager);
     return {

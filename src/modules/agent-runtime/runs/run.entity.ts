@@ -80,6 +80,14 @@ export class RunEntity {
   @Column({ type: 'varchar', length: 128, nullable: true })
   resumeRequestId: string | null;
 
+  /** The W3C `traceparent` active where the run was created (null with tracing off): its jobs carry it. */
+  @Column({ type: 'varchar', length: 128, nullable: true })
+  originTraceparent: string | null;
+
+  /** The `traceparent` of the answer that last resumed the run: the jobs after it carry this one. */
+  @Column({ type: 'varchar', length: 128, nullable: true })
+  resumeTraceparent: string | null;
+
   /** The agent selection intersected with what the user may use, frozen when the run is first claimed. */
   @Column({ type: 'jsonb', nullable: true })
   configSnapshot: RunConfigSnapshot | null;

@@ -6,13 +6,22 @@ import { ACTIVE_STATUSES, WORKER_BOUND_STATUSES, type RunStatus } from './run-st
 import { RunEntity } from './run.entity.js';
 import { ACTIVE_LIST, O_AHEAD_OF_R, R_IS_QUEUED_HEAD, THREAD_QUEUE_ORDER } from './thread-queue.js';
 
-/** A queued run, how many times it was claimed (which names its next job), and the requests behind it. */
+/**
+ * A queued run, how many times it was claimed (which names its next job), and the requests (and trace
+ * contexts) behind it.
+ */
 export interface QueuedRun {
   id: string;
   attempts: number;
   originRequestId: string | null;
   resumeRequestId: string | null;
+  originTraceparent: string | null;
+  resumeTraceparent: string | null;
 }
+
+/** `QueuedRun`'s columns of run `r`. */
+const QUEUED_COLUMNS = `r.id, r.attempts, r.origin_request_id AS "originRequestId", r.resume_request_id AS "resumeRequestId",
+       r.origin_traceparent AS "originTraceparent", r.resume_traceparent AS "resumeTraceparent"`;
 
 /** Reads of runs; every write is `RunStore`'s. */
 @Injectable()
@@ -119,7 +128,7 @@ export class RunsRepository {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<QueuedRun | null> {
     const [head] = await manager.query<QueuedRun[]>(
-      `SELECT r.id, r.attempts, r.origin_request_id AS "originRequestId", r.resume_request_id AS "resumeRequestId" FROM runs r WHERE r.thread_id = $1 AND ${R_IS_QUEUED_HEAD}`,
+      `SELECT ${QUEUED_COLUMNS} FROM runs r WHERE r.thread_id = $1 AND ${R_IS_QUEUED_HEAD}`,
       [threadId],
     );
     return head ?? null;
@@ -128,7 +137,7 @@ export class RunsRepository {
   /** Queued runs at the head of their thread, created before `olderThanSeconds` ago. */
   async queuedHeads(olderThanSeconds: number, limit: number): Promise<QueuedRun[]> {
     return this.dataSource.query<QueuedRun[]>(
-      `SELECT r.id, r.attempts, r.origin_request_id AS "originRequestId", r.resume_request_id AS "resumeRequestId" FROM runs r
+      `SELECT ${QUEUED_COLUMNS} FROM runs r
         WHERE ${R_IS_QUEUED_HEAD} AND r.created_at < now() - make_interval(secs => $1)
         ORDER BY r.created_at LIMIT $2`,
       [olderThanSeconds, limit],

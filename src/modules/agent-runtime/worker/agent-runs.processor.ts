@@ -1,10 +1,12 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { context } from '@opentelemetry/api';
 import type { Job } from 'bullmq';
 import { AppConfig } from '../../../config/app-config.js';
 import { ConsumersGate } from '../../../queue/consumers-gate.js';
 import { Checkpointer } from '../graph/checkpointer.js';
 import { AGENT_RUNS_QUEUE, agentRunJobSchema } from '../queue/agent-runs.queue.js';
+import { jobTraceContext } from '../queue/run-job-trace.js';
 import { ActiveRuns } from './active-runs.js';
 import { RunCancelSignals } from './run-cancel-signals.js';
 import { RunExecutor } from './run-executor.js';
@@ -65,14 +67,17 @@ export class AgentRunsProcessor
       return 'invalid_payload';
     }
     const data = parsed.data;
-    return this.logContext.run(data, async () => {
-      if (data.awaitDeadline === true) await this.transitions.wakeDueAwait(data.runId);
-      const result = await this.executor.execute(data.runId, signal, (run) =>
-        this.logContext.adopt(data, run),
-      );
-      if (result !== 'claimed') this.logger.debug({ result }, 'run not claimed');
-      return result;
-    });
+    // The execution continues the trace the job carries (a new one for a job without).
+    return context.with(jobTraceContext(data), () =>
+      this.logContext.run(data, async () => {
+        if (data.awaitDeadline === true) await this.transitions.wakeDueAwait(data.runId);
+        const result = await this.executor.execute(data.runId, signal, (run) =>
+          this.logContext.adopt(data, run),
+        );
+        if (result !== 'claimed') this.logger.debug({ result }, 'run not claimed');
+        return result;
+      }),
+    );
   }
 
   /** Stop taking runs, let active ones finish within the grace period, then hand the rest back. */

@@ -8,11 +8,13 @@ import { LeaseKeeper } from './lease-keeper.js';
 import { endingOfError, type Ending } from './run-ending.js';
 import { RunEndingRecorder } from './run-ending-recorder.js';
 import { RunGraphExecution } from './run-graph-execution.js';
+import { inRunSpan } from './run-span.js';
 
 /**
  * Executes one run under a lease: claim, keep the lease, run the graph from the thread's checkpoint
  * (`RunGraphExecution`) and record how it ended (`RunEndingRecorder`). A run that an earlier worker
- * started resumes from its checkpoint; one that had already finished its graph is just recorded.
+ * started resumes from its checkpoint; one that had already finished its graph is just recorded. Each
+ * claimed execution is a span (`run <agent slug>`) in the trace the job carries.
  */
 @Injectable()
 export class RunExecutor {
@@ -36,9 +38,21 @@ export class RunExecutor {
     onClaimed?: (run: RunEntity) => void,
   ): Promise<ClaimResult['kind']> {
     const leaseToken = randomUUID();
+    const claimStarted = new Date();
     const claim = await this.transitions.claim(runId, leaseToken);
     if (claim.kind !== 'claimed') return claim.kind;
     const run = claim.run;
+    await inRunSpan(run, claimStarted, () => this.executeClaimed(run, leaseToken, jobSignal, onClaimed));
+    return 'claimed';
+  }
+
+  /** The claimed run executed under its lease, its ending recorded; the ending is returned. */
+  private async executeClaimed(
+    run: RunEntity,
+    leaseToken: string,
+    jobSignal: AbortSignal | undefined,
+    onClaimed: ((run: RunEntity) => void) | undefined,
+  ): Promise<Ending> {
     onClaimed?.(run);
     this.logger.log({ attempt: run.attempts }, 'run claimed');
 
@@ -60,13 +74,13 @@ export class RunExecutor {
     try {
       const ending = await this.run(run, leaseToken, stop.signal);
       await this.recorder.record(run, leaseToken, ending);
+      return ending;
     } finally {
       lease.stop();
       jobSignal?.removeEventListener('abort', onJobAbort);
       this.active.remove(run.id);
       finished();
     }
-    return 'claimed';
   }
 
   private async run(run: RunEntity, leaseToken: string, signal: AbortSignal): Promise<Ending> {

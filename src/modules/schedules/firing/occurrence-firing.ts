@@ -8,6 +8,7 @@ import { ThreadsService } from '../../threads/index.js';
 import { UserAccounts } from '../../users/index.js';
 import { ScheduleOccurrenceEntity, type OccurrenceReason } from '../schedule-occurrence.entity.js';
 import { ScheduleEntity } from '../schedule.entity.js';
+import { inFireSpan } from './fire-span.js';
 import { threadTitleOf } from './thread-title.js';
 
 /** What firing an occurrence came to; `refusal` is the run creation's error when it refused. */
@@ -59,7 +60,9 @@ export class OccurrenceFiring {
       const schedule = await manager
         .getRepository(ScheduleEntity)
         .findOneByOrFail({ id: occurrence.scheduleId });
-      const outcome = await this.decide(manager, schedule, occurrence);
+      const outcome = await inFireSpan(schedule, occurrence, () =>
+        this.decide(manager, schedule, occurrence),
+      );
       const recorded = manager.getRepository(ScheduleOccurrenceEntity).merge(occurrence, outcome.changes);
       await manager.getRepository(ScheduleOccurrenceEntity).save(recorded);
       return { occurrence: recorded, ...(outcome.refusal === undefined ? {} : { refusal: outcome.refusal }) };
