@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
 import { FakeOpenAiServer } from '../support/fake-openai/fake-openai-server';
 import { freePort } from '../support/free-port';
+import { TestMcpServer } from '../support/mcp/mcp-test-server';
 import { auth, isTerminal, newThread, waitForStatus } from '../support/runs/run-helpers';
 import { ServiceProcess } from '../support/service-process';
 import { userInput } from '../support/subagents/subagent-scripts';
@@ -31,11 +33,20 @@ describe('tracing a run from its HTTP request to the model provider', () => {
   let user: TestUser;
   let service: ServiceProcess;
   let base: string;
+  let mcp: TestMcpServer;
 
   beforeAll(async () => {
     receiver = await OtlpReceiver.start();
+    mcp = await TestMcpServer.start({
+      transport: 'streamable_http',
+      tools: [{ name: 'lookup', description: 'Looks up a term.', input: { term: z.string() } }],
+    });
     fake = await FakeOpenAiServer.start();
-    const overrides = { OPENAI_BASE_URL: fake.baseUrl, DEFAULT_MODEL: 'fake-model' };
+    const overrides = {
+      OPENAI_BASE_URL: fake.baseUrl,
+      DEFAULT_MODEL: 'fake-model',
+      ALLOW_PRIVATE_NETWORK_TARGETS: '127.0.0.1',
+    };
     let env: Record<string, string> = {};
     // The API in this process only sets up users and threads; the traced service is the child.
     ctx = await TestContext.start((baseEnv) => {
@@ -63,6 +74,7 @@ describe('tracing a run from its HTTP request to the model provider', () => {
     await ctx?.close();
     await fake?.close();
     await receiver?.close();
+    await mcp?.close();
   });
 
   async function createRun(
@@ -174,6 +186,49 @@ describe('tracing a run from its HTTP request to the model provider', () => {
     expect(requestLines.map((line) => line.msg)).toContain('request completed');
     for (const line of requestLines)
       expect(line).toMatchObject({ trace_id: traceId, span_id: server.spanId });
+  });
+
+  it('chains the request, the run, the tool call and the MCP request to the MCP server, which sees the traceparent', async () => {
+    const admin = await ctx.newUser({ role: 'admin' });
+    await ctx.newMcpServer(admin, { slug: 'traced-e2e', url: mcp.url });
+    const agent = await ctx.newAgent(user, { name: 'MCP traced', config: { mcps: ['traced-e2e'] } });
+    const threadId = await newThread(ctx, user, agent.slug);
+    const input = `mcp-input-${randomUUID()}`;
+    const term = `mcp-term-${randomUUID()}`;
+    fake.script(
+      { toolCalls: [{ id: 'call_lookup', name: 'lookup', args: { term } }] },
+      { text: 'Looked up.' },
+    );
+    const runId = await createRun(threadId, input);
+    expect(await waitForStatus(ctx, runId, isTerminal, 30_000)).toBe('completed');
+
+    const run = await runSpanOf(runId);
+    const request = await receiver.waitFor(
+      (spans) => spans.find((s) => s.traceId === run.traceId && s.name === 'mcp tools/call lookup'),
+      'MCP request span of the run',
+    );
+    expect(request.kind).toBe(SpanKinds.client);
+    const chain = receiver.ancestry(request).map((span) => span.name);
+    expect(chain).toEqual([
+      'mcp tools/call lookup',
+      'execute_tool lookup',
+      run.name,
+      'agent-runs publish',
+      'POST /api/threads/:id/runs',
+    ]);
+    expect(receiver.trace(run.traceId).some((s) => s.name === 'chat fake-model')).toBe(true);
+
+    // The server got the MCP span's context in the HTTP headers and in the request's _meta.
+    const [received] = mcp
+      .calls('lookup')
+      .filter((call) => (call.params?.arguments as Record<string, unknown>).term === term);
+    const traceparent = `00-${run.traceId}-${request.spanId}-01`;
+    expect(received.headers.traceparent).toBe(traceparent);
+    expect((received.params?._meta as Record<string, unknown>).traceparent).toBe(traceparent);
+    // Neither the input nor the model's argument is in any exported span.
+    const exported = receiver.bodies.join('\n');
+    expect(exported).not.toContain(input);
+    expect(exported).not.toContain(term);
   });
 
   it('keeps a queued run in the trace of the request that created it, not of the run that woke it', async () => {
@@ -315,9 +370,14 @@ describe('tracing a run from its HTTP request to the model provider', () => {
         'chain from the child run span up to the parent run span',
       );
       const chain: ReceivedSpan[] = receiver.ancestry(childSpan);
-      // child run ← its enqueue span ← (the parent's tool call) ← the parent run span
-      expect(chain[1]).toMatchObject({ name: 'agent-runs publish', kind: SpanKinds.producer });
-      expect(chain.indexOf(parentSpan)).toBeGreaterThan(1);
+      // child run ← its enqueue span ← the parent's subagent_start tool call ← the parent run span
+      expect(chain.slice(0, 4).map((span) => span.name)).toEqual([
+        childSpan.name,
+        'agent-runs publish',
+        'execute_tool subagent_start',
+        parentSpan.name,
+      ]);
+      expect(chain[1].kind).toBe(SpanKinds.producer);
     } finally {
       fake.route(null);
     }
