@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SideListener } from '../../common/http/side-listener.js';
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { CommonErrorCode } from '../../common/errors/index.js';
 import { AppConfig } from '../../config/app-config.js';
@@ -27,7 +28,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 @Injectable()
 export class WorkerHealthServer implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(WorkerHealthServer.name);
-  private server: Server | null = null;
+  private listener: SideListener | null = null;
 
   constructor(
     private readonly readiness: ReadinessService,
@@ -38,26 +39,14 @@ export class WorkerHealthServer implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     const port = this.config.workerHealth.port;
     if (port === null) return;
-    const server = createServer((req, res) => void this.answer(req, res));
-    server.keepAliveTimeout = 1_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    this.server = server;
+    this.listener = await SideListener.open(port, (req, res) => void this.answer(req, res), 1_000);
     this.logger.log({ port }, 'worker health listener started');
   }
 
   async onApplicationShutdown(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    if (server === null) return;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeAllConnections();
-    await closed;
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.close();
   }
 
   private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { SideListener } from '../../common/http/side-listener.js';
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { CommonErrorCode } from '../../common/errors/index.js';
 import { AppConfig } from '../../config/app-config.js';
@@ -14,7 +14,7 @@ import { answerMetrics, pathOf, sendJsonError } from './metrics-http.js';
 @Injectable()
 export class MetricsListener implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(MetricsListener.name);
-  private server: Server | null = null;
+  private listener: SideListener | null = null;
 
   constructor(
     private readonly config: AppConfig,
@@ -24,29 +24,21 @@ export class MetricsListener implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     const port = this.config.metrics.port;
     if (port === null) return;
-    const server = createServer((req, res) => {
-      if (pathOf(req) === METRICS_PATH)
-        return void answerMetrics(req, res, this.exposition, { requireToken: false });
-      sendJsonError(res, 404, { code: CommonErrorCode.NOT_FOUND, message: 'Not found' });
-    });
-    server.keepAliveTimeout = 5_000;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    this.server = server;
+    this.listener = await SideListener.open(
+      port,
+      (req, res) => {
+        if (pathOf(req) === METRICS_PATH)
+          return void answerMetrics(req, res, this.exposition, { requireToken: false });
+        sendJsonError(res, 404, { code: CommonErrorCode.NOT_FOUND, message: 'Not found' });
+      },
+      5_000,
+    );
     this.logger.log({ port }, 'metrics listener started');
   }
 
   async onApplicationShutdown(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    if (server === null) return;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeAllConnections();
-    await closed;
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.close();
   }
 }

@@ -26,7 +26,7 @@ export const ATTR = {
   mcpMethodName: 'mcp.method.name',
   mcpSessionId: 'mcp.session.id',
   /** The slug of the MCP server a request went to (or, on the server side, `knowledge`). */
-  mcpServer: 'mcp.server',
+  mcpServer: 'yuxi.mcp.server',
   modelPurpose: 'yuxi.model.purpose',
   modelAttempts: 'yuxi.model.attempts',
   toolSource: 'yuxi.tool.source',

@@ -5,6 +5,7 @@ import {
   trace,
   type Attributes,
   type Context,
+  type Link,
   type Span,
   type SpanKind,
 } from '@opentelemetry/api';
@@ -32,6 +33,10 @@ export interface SpanOptions {
   attributes?: Attributes;
   /** The parent; default: the active context. */
   parent?: Context;
+  /** Spans of other traces this one relates to. */
+  links?: Link[];
+  /** When the span began, if before the call (default: now). */
+  startTime?: Date;
 }
 
 /**
@@ -44,7 +49,8 @@ export async function inSpan<T>(
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
   const parent = options.parent ?? context.active();
-  const span = tracer.startSpan(name, { kind: options.kind, attributes: options.attributes }, parent);
+  const { kind, attributes, links, startTime } = options;
+  const span = tracer.startSpan(name, { kind, attributes, links, startTime }, parent);
   try {
     return await context.with(trace.setSpan(parent, span), () => fn(span));
   } catch (error) {

@@ -145,14 +145,14 @@ describe('spans of a run: model calls, tool calls, MCP requests, sandbox command
       'gen_ai.tool.name': 'lookup',
       'gen_ai.tool.call.id': 'call_lookup',
       'yuxi.tool.source': 'mcp',
-      'mcp.server': 'traced',
+      'yuxi.mcp.server': 'traced',
       'yuxi.tool.outcome': 'ok',
     });
     const request = onlyChild(tool, 'mcp tools/call lookup');
     expect(request.kind).toBe(SpanKind.CLIENT);
     expect(request.attributes).toMatchObject({
       'mcp.method.name': 'tools/call',
-      'mcp.server': 'traced',
+      'yuxi.mcp.server': 'traced',
       'gen_ai.tool.name': 'lookup',
       'yuxi.mcp.outcome': 'ok',
     });
@@ -236,12 +236,12 @@ describe('spans of a run: model calls, tool calls, MCP requests, sandbox command
     expect(JSON.stringify(result?.payload)).toContain('fifteen days');
 
     const tool = toolSpan('query_kb');
-    expect(tool.attributes).toMatchObject({ 'mcp.server': 'knowledge', 'yuxi.tool.outcome': 'ok' });
+    expect(tool.attributes).toMatchObject({ 'yuxi.mcp.server': 'knowledge', 'yuxi.tool.outcome': 'ok' });
     const client = onlyChild(tool, 'mcp tools/call query_kb');
     expect(client.kind).toBe(SpanKind.CLIENT);
     const server = onlyChild(client, 'mcp tools/call query_kb');
     expect(server.kind).toBe(SpanKind.SERVER);
-    expect(server.attributes).toMatchObject({ 'mcp.server': 'knowledge', 'yuxi.mcp.outcome': 'ok' });
+    expect(server.attributes).toMatchObject({ 'yuxi.mcp.server': 'knowledge', 'yuxi.mcp.outcome': 'ok' });
     const query = onlyChild(server, 'knowledge query');
     expect(query.attributes).toMatchObject({
       'yuxi.knowledge.kb_ids': [kb],

@@ -2,13 +2,12 @@ import {
   context,
   ROOT_CONTEXT,
   SpanKind,
-  SpanStatusCode,
   trace,
   type Attributes,
   type Context,
   type Link,
 } from '@opentelemetry/api';
-import { activeTraceparent, contextFromCarrier, tracer } from '../../../observability/tracing/index.js';
+import { activeTraceparent, contextFromCarrier, inSpan } from '../../../observability/tracing/index.js';
 import type { QueuedRun } from '../runs/runs.repository.js';
 import { AGENT_RUNS_QUEUE, type AgentRunJob } from './agent-runs.queue.js';
 
@@ -52,10 +51,11 @@ export async function publishRunJob<T>(
   enqueue: (traceparent: string | undefined) => Promise<T>,
 ): Promise<T> {
   const parent = runContext(run);
-  const span = tracer.startSpan(
+  return inSpan(
     `${AGENT_RUNS_QUEUE} publish`,
     {
       kind: SpanKind.PRODUCER,
+      parent,
       links: dispatcherLinks(parent),
       attributes: {
         ...RUN_QUEUE_ATTRIBUTES,
@@ -66,15 +66,6 @@ export async function publishRunJob<T>(
         ...attributes,
       },
     },
-    parent,
+    () => enqueue(activeTraceparent() ?? undefined),
   );
-  try {
-    return await context.with(trace.setSpan(parent, span), () => enqueue(activeTraceparent() ?? undefined));
-  } catch (error) {
-    span.recordException(error as Error);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
-    throw error;
-  } finally {
-    span.end();
-  }
 }

@@ -1,5 +1,5 @@
-import { SpanKind, SpanStatusCode, trace, context, type Span } from '@opentelemetry/api';
-import { tracer } from '../../../observability/tracing/index.js';
+import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
+import { inSpan } from '../../../observability/tracing/index.js';
 import { RUN_QUEUE_ATTRIBUTES } from '../queue/run-job-trace.js';
 import type { RunEntity } from '../runs/run.entity.js';
 import type { Ending } from './run-ending.js';
@@ -30,30 +30,27 @@ export async function inRunSpan(
   claimStarted: Date,
   execute: () => Promise<Ending | null>,
 ): Promise<void> {
-  const span = tracer.startSpan(`run ${run.agentSlug}`, {
-    kind: SpanKind.CONSUMER,
-    startTime: claimStarted,
-    attributes: {
-      ...RUN_QUEUE_ATTRIBUTES,
-      'messaging.operation.type': 'process',
-      'yuxi.run.id': run.id,
-      'yuxi.thread.id': run.threadId,
-      'yuxi.agent.id': run.agentId ?? undefined,
-      'yuxi.agent.slug': run.agentSlug,
-      'yuxi.run.attempt': run.attempts,
-      'yuxi.run.parent_run_id': run.parentRunId ?? undefined,
+  await inSpan(
+    `run ${run.agentSlug}`,
+    {
+      kind: SpanKind.CONSUMER,
+      startTime: claimStarted,
+      attributes: {
+        ...RUN_QUEUE_ATTRIBUTES,
+        'messaging.operation.type': 'process',
+        'yuxi.run.id': run.id,
+        'yuxi.thread.id': run.threadId,
+        'yuxi.agent.id': run.agentId ?? undefined,
+        'yuxi.agent.slug': run.agentSlug,
+        'yuxi.run.attempt': run.attempts,
+        'yuxi.run.parent_run_id': run.parentRunId ?? undefined,
+      },
     },
-  });
-  try {
-    const ending = await context.with(trace.setSpan(context.active(), span), execute);
-    if (ending !== null) recordEnding(span, ending);
-  } catch (error) {
-    span.recordException(error as Error);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
-    throw error;
-  } finally {
-    span.end();
-  }
+    async (span) => {
+      const ending = await execute();
+      if (ending !== null) recordEnding(span, ending);
+    },
+  );
 }
 
 function recordEnding(span: Span, ending: Ending): void {

@@ -7,7 +7,7 @@ import {
   SpanStatusCode,
 } from '../../../observability/tracing/index.js';
 
-/** The server's slug as its clients name it (`mcp.server` on both sides of a request). */
+/** The server's slug as its clients name it (`yuxi.mcp.server` on both sides of a request). */
 const KNOWLEDGE_SERVER = 'knowledge';
 
 /**

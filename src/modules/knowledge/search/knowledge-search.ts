@@ -14,6 +14,7 @@ import { LexicalRanking, type RankedChunk } from './lexical-ranking.js';
 import { reciprocalRankFusion } from './reciprocal-rank-fusion.js';
 import { segment } from './segment.js';
 import { VectorRanking } from './vector-ranking.js';
+import { KnowledgeErrorCode } from '../knowledge.errors.js';
 
 /** Each ranking feeds the fusion this many candidates (at least top_k). */
 const FUSION_DEPTH = 50;
@@ -93,7 +94,7 @@ export class KnowledgeSearch {
       return reciprocalRankFusion([lexical, semantic]);
     } catch (error) {
       this.logger.warn({ err: error }, 'embeddings unavailable: lexical ranking only');
-      span.addEvent('knowledge.embeddings_failed');
+      span.addEvent(KnowledgeErrorCode.EMBEDDINGS_FAILED);
       return lexical;
     }
   }
