@@ -27,4 +27,7 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30_000,
   maxWorkers: 2,
+  // Each file boots whole apps; what a file leaves behind in a worker adds up across hundreds of files
+  // (a worker reached 4 GB and its later suites timed out starting). A worker past this is replaced.
+  workerIdleMemoryLimit: '1536MB',
 };
