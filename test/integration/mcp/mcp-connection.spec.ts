@@ -84,10 +84,9 @@ describe('connecting to MCP servers: test, tool list, per-tool switches', () => 
   );
 
   it('reports an unreachable server with its real reason', async () => {
-    const gone = await PlainHttpServer.webPage();
-    const url = gone.url;
-    await gone.close();
-    await addServer('unreachable', url);
+    // Port 1 on loopback: nothing listens there, and no test server can be given it (a port freed by
+    // a closed server may be handed to another test's server meanwhile, which would then answer).
+    await addServer('unreachable', 'http://127.0.0.1:1/mcp');
     const res = await test('unreachable');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
