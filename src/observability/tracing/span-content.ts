@@ -1,4 +1,5 @@
 import type { Span } from '@opentelemetry/api';
+import { truncate } from '../../common/text/truncate.js';
 import { contentCaptured } from './spans.js';
 
 /** Prompt, argument and result text on a span is cut to this many characters. */
@@ -32,7 +33,6 @@ function contentText(value: unknown): string {
       text = '[not serializable]';
     }
   }
-  return text.length <= SPAN_CONTENT_MAX_CHARS
-    ? text
-    : `${text.slice(0, SPAN_CONTENT_MAX_CHARS)}…[${text.length - SPAN_CONTENT_MAX_CHARS} more characters]`;
+  const over = text.length - SPAN_CONTENT_MAX_CHARS;
+  return over <= 0 ? text : `${truncate(text, SPAN_CONTENT_MAX_CHARS)}[${over} more characters]`;
 }
