@@ -11,6 +11,7 @@ import {
   StateGraph,
 } from '@langchain/langgraph';
 import type { ApprovalAnswer, ApprovalInterrupt, TurnDecisions } from '../approvals/approval-interrupt.js';
+import { installLeanRunnableContext } from './lean-runnable-context.js';
 
 /**
  * The checkpointed state of a thread: its messages, the run that wrote them last, the skills the
@@ -67,6 +68,7 @@ const lastAssistant = (messages: BaseMessage[]): AIMessage | null => {
  * over the run's context); reading a thread never builds it.
  */
 export function buildAgentGraph(steps: AgentSteps, checkpointer: BaseCheckpointSaver) {
+  installLeanRunnableContext();
   // The agent node routes itself (a Command) rather than through a conditional edge: LangGraph runs an
   // edge's router as one more runnable per step, with its config, callbacks and trace objects.
   const agent = async (state: RunStateValues) => {
