@@ -47,6 +47,9 @@ function burstLines(f: BurstFigures): string[] {
       `p99 ≤ ${s(f.modelDelayMs + 1000)}`,
       f.ttftMs.p99 <= f.modelDelayMs + 1000,
     ),
+    `    (first output event: ${Object.entries(f.firstOutputTypes)
+      .map(([type, count]) => `${type} ×${count}`)
+      .join(', ')})`,
     pctLine('event delivery', f.deliveryMs, ms, 'p99 < 250 ms', f.deliveryMs.p99 < 250),
     `  peak RSS of the app    ${f.peakRssMb.toFixed(0)} MB   target ≤ 1536 MB  ${ok(f.peakRssMb <= 1536)}`,
     cpuLine(f.cpuSeconds),

@@ -87,17 +87,27 @@ function pct(samples: number[]): Pct {
     : { n: samples.length, p50: percentile(samples, 50), p99: percentile(samples, 99) };
 }
 
-/** CPU seconds so far of the named app processes, every `postgres` and every `redis-server`. */
-function cpuNow(pids: Record<string, number>): Record<string, number> {
+/**
+ * CPU seconds so far of the named app processes, of PostgreSQL (the backends of `database` and the
+ * shared background processes: other databases' backends are left out, as are backends that exit
+ * during the case) and of every `redis-server` (shared with anything else using that Redis).
+ */
+function cpuNow(pids: Record<string, number>, database: string): Record<string, number> {
+  // A client backend's title is `postgres: <cluster>: <user> <database> <host>(<port>) <state>`.
+  const ours = (cmdline: string) => cmdline.includes(` ${database} `) || !/\(\d+\)/.test(cmdline);
   return {
     ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, processCpuSeconds(pid) ?? 0])),
-    postgres: commandCpuSeconds('postgres'),
+    postgres: commandCpuSeconds('postgres', ours),
     redis: commandCpuSeconds('redis-server'),
   };
 }
 
-function cpuSince(before: Record<string, number>, pids: Record<string, number>): Record<string, number> {
-  const after = cpuNow(pids);
+function cpuSince(
+  before: Record<string, number>,
+  pids: Record<string, number>,
+  database: string,
+): Record<string, number> {
+  const after = cpuNow(pids, database);
   return Object.fromEntries(Object.entries(after).map(([name, value]) => [name, value - before[name]]));
 }
 
@@ -130,6 +140,8 @@ interface Conversation {
   runMs: number;
   /** POST → the first event carrying model output. */
   ttftMs: number | null;
+  /** The type of that first event. */
+  firstOutputType: string | null;
   /** Frame arrival − the event's `created_at` (ms), for events created after the stream was opened. */
   deliveryMs: number[];
   error?: string;
@@ -142,9 +154,13 @@ async function conversation(user: BenchApi, threadId: string, input: string, tim
     const run = await user.startRun(threadId, input);
     const connectedAt = Date.now();
     let firstOutput: number | null = null;
+    let firstOutputType: string | null = null;
     let status: string | null = null;
     const read = await readRunEvents(`${user.baseUrl}${run.stream_url}`, user.bearer, timeoutMs, (frame) => {
-      if (firstOutput === null && MODEL_OUTPUT.has(frame.type)) firstOutput = frame.arrivedAt;
+      if (firstOutput === null && MODEL_OUTPUT.has(frame.type)) {
+        firstOutput = frame.arrivedAt;
+        firstOutputType = frame.type;
+      }
       if (frame.type === 'done') status = String(frame.payload.status);
     });
     const doneAt = performance.now();
@@ -153,6 +169,7 @@ async function conversation(user: BenchApi, threadId: string, input: string, tim
       status,
       runMs: doneAt - started,
       ttftMs: firstOutput === null ? null : firstOutput - started,
+      firstOutputType,
       deliveryMs: read.events
         .filter((e) => e.createdAt >= connectedAt)
         .map((e) => e.receivedAt - e.createdAt),
@@ -163,6 +180,7 @@ async function conversation(user: BenchApi, threadId: string, input: string, tim
       status: null,
       runMs: performance.now() - started,
       ttftMs: null,
+      firstOutputType: null,
       deliveryMs: [],
       error: error instanceof Error ? error.message : String(error),
     } satisfies Conversation;
@@ -174,6 +192,12 @@ function firstErrors(results: Conversation[]): string[] {
     .filter((r) => !r.completed)
     .map((r) => r.error ?? `status ${r.status ?? 'none (no done)'}`);
   return [...new Set(errors)].slice(0, 3);
+}
+
+function countBy(values: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
 }
 
 function machineLoad(): number {
@@ -189,6 +213,8 @@ export interface BurstFigures {
   wallSeconds: number;
   runMs: Pct;
   ttftMs: Pct;
+  /** How many conversations' first output was each event type. */
+  firstOutputTypes: Record<string, number>;
   deliveryMs: Pct;
   peakRssMb: number;
   cpuSeconds: Record<string, number>;
@@ -210,13 +236,13 @@ export async function burstCase(context: BenchContext, knobs: CapacityKnobs): Pr
     const pids = { app: service.app.pid };
     const load = machineLoad();
     const rss = sampleRss(service.app.pid);
-    const cpuBefore = cpuNow(pids);
+    const cpuBefore = cpuNow(pids, service.database.name);
     const started = performance.now();
     const results = await Promise.all(
       users.map((user, i) => conversation(user, threads[i].id, ONE_TOOL_INPUT, knobs.timeoutSeconds * 1000)),
     );
     const wallSeconds = (performance.now() - started) / 1000;
-    const cpuSeconds = cpuSince(cpuBefore, pids);
+    const cpuSeconds = cpuSince(cpuBefore, pids, service.database.name);
     const peakRss = rss.stop();
     const done = results.filter((r) => r.completed);
     return {
@@ -228,6 +254,7 @@ export async function burstCase(context: BenchContext, knobs: CapacityKnobs): Pr
       wallSeconds,
       runMs: pct(done.map((r) => r.runMs)),
       ttftMs: pct(results.flatMap((r) => (r.ttftMs === null ? [] : [r.ttftMs]))),
+      firstOutputTypes: countBy(results.map((r) => r.firstOutputType ?? 'none')),
       deliveryMs: pct(results.flatMap((r) => r.deliveryMs)),
       peakRssMb: peakRss / 2 ** 20,
       cpuSeconds,
@@ -282,7 +309,7 @@ export async function openLoopCase(context: BenchContext, knobs: CapacityKnobs):
     const pids = { app: service.app.pid };
     const load = machineLoad();
     const rss = sampleRss(service.app.pid);
-    const cpuBefore = cpuNow(pids);
+    const cpuBefore = cpuNow(pids, service.database.name);
     const t0 = performance.now();
     const deadline = t0 + (knobs.seconds + knobs.drainSeconds) * 1000;
     const conversations: Promise<Conversation & { offsetMs: number }>[] = [];
@@ -310,6 +337,7 @@ export async function openLoopCase(context: BenchContext, knobs: CapacityKnobs):
               status: null,
               runMs: 0,
               ttftMs: null,
+              firstOutputType: null,
               deliveryMs: [],
               error: message,
               offsetMs,
@@ -322,7 +350,7 @@ export async function openLoopCase(context: BenchContext, knobs: CapacityKnobs):
       if (performance.now() > deadline) break;
     }
     const results = await Promise.all(conversations);
-    const cpuSeconds = cpuSince(cpuBefore, pids);
+    const cpuSeconds = cpuSince(cpuBefore, pids, service.database.name);
     const peakRss = rss.stop();
     const done = results.filter((r) => r.completed);
     const windows = [];
@@ -392,9 +420,9 @@ export async function cpuCase(context: BenchContext, knobs: CapacityKnobs): Prom
     context.progress(`capacity cpu: ${knobs.cpuRuns} runs, ${CPU_CLIENTS} clients`);
     const pids = { api: service.api.pid, worker: service.worker.pid };
     const load = machineLoad();
-    const before = cpuNow(pids);
+    const before = cpuNow(pids, service.database.name);
     const { results, wallMs } = await closedLoop(knobs.cpuRuns, CPU_CLIENTS, (i) => run(threads[i].id));
-    const cpu = cpuSince(before, pids);
+    const cpu = cpuSince(before, pids, service.database.name);
     const per = (name: string) => (cpu[name] * 1000) / knobs.cpuRuns;
     const msPerRun = {
       api: per('api'),

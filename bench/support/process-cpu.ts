@@ -38,20 +38,24 @@ export async function cpuPerRun<T>(
 }
 
 /**
- * CPU seconds of every process named `comm` (e.g. `postgres`, `redis-server`), including what their
- * exited children used (cutime + cstime: PostgreSQL backends that closed are counted to the
- * postmaster). Every process of that name on the machine counts, so another bench on the same
- * PostgreSQL inflates it.
+ * CPU seconds of every process named `comm` (e.g. `postgres`, `redis-server`). Without `keep`, what
+ * their exited children used counts too (cutime + cstime: PostgreSQL backends that closed are counted
+ * to the postmaster), and every process of that name on the machine counts, so another bench on the
+ * same PostgreSQL inflates it. With `keep`, only the processes whose command line (a PostgreSQL
+ * backend's title names its database) it keeps, without their exited children.
  */
-export function commandCpuSeconds(comm: string): number {
+export function commandCpuSeconds(comm: string, keep?: (cmdline: string) => boolean): number {
   let total = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== comm) continue;
+      if (keep !== undefined && !keep(readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ')))
+        continue;
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += fields.slice(11, 15).reduce((sum, field) => sum + Number(field), 0) / TICKS_PER_SECOND;
+      const times = fields.slice(11, keep === undefined ? 15 : 13);
+      total += times.reduce((sum, field) => sum + Number(field), 0) / TICKS_PER_SECOND;
     } catch {
       // The process exited between the listing and the read.
     }
