@@ -62,7 +62,8 @@ function openLoopLines(f: OpenLoopFigures): string[] {
     `Capacity, open loop: ${f.rate} new conversations/s for ${f.seconds} s from ${f.users} users (one at a time each), ` +
       `one process APP_ROLE=all, ${envLabel(f.appEnv)}; model ${f.modelDelayMs} ms per call, 1 write_file step`,
     setupNote,
-    `  completed              ${f.completed}/${f.started}   ${ok(f.completed === f.started)}` +
+    `  completed              ${f.completed}/${f.started} started (${f.planned} planned)   ` +
+      `${ok(f.completed === f.planned)}` +
       (f.errors.length > 0 ? `   first failures: ${f.errors.join(' | ')}` : ''),
     `  late arrivals          ${f.lateArrivals} waited > 100 ms for a free user (max ${s(f.maxLateMs)})`,
     pctLine('run POST → done', f.runMs, s, 'p99 ≤ 6 s', f.runMs.p99 <= 6000),

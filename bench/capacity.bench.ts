@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -271,6 +272,8 @@ export interface OpenLoopFigures {
   users: number;
   modelDelayMs: number;
   appEnv: Record<string, string>;
+  /** rate × seconds; fewer start when arrivals wait for free users past the drain deadline. */
+  planned: number;
   started: number;
   completed: number;
   errors: string[];
@@ -370,6 +373,7 @@ export async function openLoopCase(context: BenchContext, knobs: CapacityKnobs):
       users: users.length,
       modelDelayMs: knobs.modelDelayMs,
       appEnv: knobs.appEnv,
+      planned: total,
       started: results.length,
       completed: done.length,
       errors: firstErrors(results),
@@ -524,6 +528,8 @@ export async function sseCase(context: BenchContext, knobs: CapacityKnobs): Prom
     label: 'api (sse)',
   });
   const abort = new AbortController();
+  // Every stream listens for the one abort.
+  setMaxListeners(0, abort.signal);
   try {
     const api = await BenchApi.login(service.app.baseUrl);
     const runCount = Math.ceil(knobs.streams / STREAMS_PER_RUN);
