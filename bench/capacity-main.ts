@@ -32,6 +32,13 @@ const loadLine = (load: { start: number; end: number }) =>
 const setupNote =
   '  (users made before the clock with PASSWORD_HASH_LOG_N=14: password hashing only; no rate limit refused the load)';
 
+function reconnectLines(f: { reconnects: number; appWarnings: string[] }): string[] {
+  return [
+    `  streams ended early    ${f.reconnects} (ended by the server before \`done\`; reopened after the last seq)`,
+    ...f.appWarnings.map((line) => `    app: ${line}`),
+  ];
+}
+
 function burstLines(f: BurstFigures): string[] {
   return [
     `Capacity, burst: ${f.conversations} users start one conversation each at once, one process APP_ROLE=all, ` +
@@ -39,6 +46,7 @@ function burstLines(f: BurstFigures): string[] {
     setupNote,
     `  completed              ${f.completed}/${f.conversations} in ${f.wallSeconds.toFixed(1)} s   ${ok(f.completed === f.conversations)}` +
       (f.errors.length > 0 ? `   first failures: ${f.errors.join(' | ')}` : ''),
+    ...reconnectLines(f),
     pctLine('run POST → done', f.runMs, s, 'p99 ≤ 8 s', f.runMs.p99 <= 8000),
     pctLine(
       'time to first output',
@@ -66,6 +74,7 @@ function openLoopLines(f: OpenLoopFigures): string[] {
       `${ok(f.completed === f.planned)}` +
       (f.errors.length > 0 ? `   first failures: ${f.errors.join(' | ')}` : ''),
     `  late arrivals          ${f.lateArrivals} waited > 100 ms for a free user (max ${s(f.maxLateMs)})`,
+    ...reconnectLines(f),
     pctLine('run POST → done', f.runMs, s, 'p99 ≤ 6 s', f.runMs.p99 <= 6000),
     pctLine(
       'time to first output',

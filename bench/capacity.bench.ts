@@ -143,37 +143,59 @@ interface Conversation {
   ttftMs: number | null;
   /** The type of that first event. */
   firstOutputType: string | null;
+  /** Times the server ended the stream before `done` and the client reopened it. */
+  reconnects: number;
   /** Frame arrival − the event's `created_at` (ms), for events created after the stream was opened. */
   deliveryMs: number[];
   error?: string;
 }
 
-/** One conversation turn: POST the run, open its stream at once, read it to `done`. */
+/** Reconnections (`?after=<last seq>`, as an EventSource does) a stream that ends without `done` gets. */
+const MAX_RECONNECTS = 3;
+
+/**
+ * One conversation turn: POST the run, open its stream at once, read it to `done`. A stream the
+ * server ends before `done` is reopened after the last event seen (counted in `reconnects`).
+ */
 async function conversation(user: BenchApi, threadId: string, input: string, timeoutMs: number) {
   const started = performance.now();
+  const deadline = started + timeoutMs;
   try {
     const run = await user.startRun(threadId, input);
-    const connectedAt = Date.now();
     let firstOutput: number | null = null;
     let firstOutputType: string | null = null;
     let status: string | null = null;
-    const read = await readRunEvents(`${user.baseUrl}${run.stream_url}`, user.bearer, timeoutMs, (frame) => {
-      if (firstOutput === null && MODEL_OUTPUT.has(frame.type)) {
-        firstOutput = frame.arrivedAt;
-        firstOutputType = frame.type;
-      }
-      if (frame.type === 'done') status = String(frame.payload.status);
-    });
-    const doneAt = performance.now();
+    let lastSeq = 0;
+    let reconnects = 0;
+    const deliveryMs: number[] = [];
+    for (;;) {
+      const connectedAt = Date.now();
+      const read = await readRunEvents(
+        `${user.baseUrl}${run.stream_url}${lastSeq > 0 ? `?after=${lastSeq}` : ''}`,
+        user.bearer,
+        Math.max(1, deadline - performance.now()),
+        (frame) => {
+          lastSeq = Math.max(lastSeq, frame.seq);
+          if (firstOutput === null && MODEL_OUTPUT.has(frame.type)) {
+            firstOutput = frame.arrivedAt;
+            firstOutputType = frame.type;
+          }
+          if (frame.type === 'done') status = String(frame.payload.status);
+        },
+      );
+      for (const e of read.events)
+        if (e.createdAt >= connectedAt) deliveryMs.push(e.receivedAt - e.createdAt);
+      if (status !== null || !read.ended || reconnects >= MAX_RECONNECTS) break;
+      reconnects++;
+    }
     return {
-      completed: read.ended && status === 'completed',
+      completed: status === 'completed',
       status,
-      runMs: doneAt - started,
+      runMs: performance.now() - started,
       ttftMs: firstOutput === null ? null : firstOutput - started,
       firstOutputType,
-      deliveryMs: read.events
-        .filter((e) => e.createdAt >= connectedAt)
-        .map((e) => e.receivedAt - e.createdAt),
+      reconnects,
+      deliveryMs,
     } satisfies Conversation;
   } catch (error) {
     return {
@@ -182,6 +204,7 @@ async function conversation(user: BenchApi, threadId: string, input: string, tim
       runMs: performance.now() - started,
       ttftMs: null,
       firstOutputType: null,
+      reconnects: 0,
       deliveryMs: [],
       error: error instanceof Error ? error.message : String(error),
     } satisfies Conversation;
@@ -193,6 +216,17 @@ function firstErrors(results: Conversation[]): string[] {
     .filter((r) => !r.completed)
     .map((r) => r.error ?? `status ${r.status ?? 'none (no done)'}`);
   return [...new Set(errors)].slice(0, 3);
+}
+
+function sum(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}
+
+/** The distinct last lines of the app's output (it logs at `warn`), when something went wrong. */
+function appWarnings(output: string, results: Conversation[]): string[] {
+  if (results.every((r) => r.completed && r.reconnects === 0)) return [];
+  const lines = output.split('\n').filter((line) => line.trim() !== '');
+  return [...new Set(lines.slice(-200).map((line) => line.slice(0, 300)))].slice(-5);
 }
 
 function countBy(values: string[]): Record<string, number> {
@@ -211,6 +245,10 @@ export interface BurstFigures {
   appEnv: Record<string, string>;
   completed: number;
   errors: string[];
+  /** Streams the server ended before `done` (reopened by the client). */
+  reconnects: number;
+  /** The app's last warning lines when a stream ended early or a run failed. */
+  appWarnings: string[];
   wallSeconds: number;
   runMs: Pct;
   ttftMs: Pct;
@@ -252,6 +290,8 @@ export async function burstCase(context: BenchContext, knobs: CapacityKnobs): Pr
       appEnv: knobs.appEnv,
       completed: done.length,
       errors: firstErrors(results),
+      reconnects: sum(results.map((r) => r.reconnects)),
+      appWarnings: appWarnings(service.app.capturedOutput, results),
       wallSeconds,
       runMs: pct(done.map((r) => r.runMs)),
       ttftMs: pct(results.flatMap((r) => (r.ttftMs === null ? [] : [r.ttftMs]))),
@@ -277,6 +317,8 @@ export interface OpenLoopFigures {
   started: number;
   completed: number;
   errors: string[];
+  reconnects: number;
+  appWarnings: string[];
   /** Arrivals that waited over 100 ms for a free user (every user had a conversation going). */
   lateArrivals: number;
   maxLateMs: number;
@@ -341,6 +383,7 @@ export async function openLoopCase(context: BenchContext, knobs: CapacityKnobs):
               runMs: 0,
               ttftMs: null,
               firstOutputType: null,
+              reconnects: 0,
               deliveryMs: [],
               error: message,
               offsetMs,
@@ -377,6 +420,8 @@ export async function openLoopCase(context: BenchContext, knobs: CapacityKnobs):
       started: results.length,
       completed: done.length,
       errors: firstErrors(results),
+      reconnects: sum(results.map((r) => r.reconnects)),
+      appWarnings: appWarnings(service.app.capturedOutput, results),
       lateArrivals,
       maxLateMs,
       runMs: pct(done.map((r) => r.runMs)),
