@@ -100,6 +100,8 @@ function cpuNow(pids: Record<string, number>, database: string): Record<string, 
     ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, processCpuSeconds(pid) ?? 0])),
     postgres: commandCpuSeconds('postgres', ours),
     redis: commandCpuSeconds('redis-server'),
+    // The clients and the fake model share the machine's cores with the service.
+    bench: processCpuSeconds(process.pid) ?? 0,
   };
 }
 
