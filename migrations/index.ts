@@ -23,6 +23,7 @@ import { ToolApproval1796040000000 } from './1796040000000-ToolApproval.js';
 import { ModelUsage1796041000000 } from './1796041000000-ModelUsage.js';
 import { Schedules1796042000000 } from './1796042000000-Schedules.js';
 import { RunTraceContext1796043000000 } from './1796043000000-RunTraceContext.js';
+import { RunSlots1796044000000 } from './1796044000000-RunSlots.js';
 
 /**
  * Every migration, in order. `npm run migration:generate` writes a new file next to this one:
@@ -54,4 +55,5 @@ export const MIGRATIONS = [
   ModelUsage1796041000000,
   Schedules1796042000000,
   RunTraceContext1796043000000,
+  RunSlots1796044000000,
 ] as const;

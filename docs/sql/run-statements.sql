@@ -16,7 +16,7 @@ WITH created AS (
     "resume_traceparent" AS "resumeTraceparent", "config_snapshot" AS "configSnapshot", "lease_token" AS "leaseToken",
     "lease_expires_at" AS "leaseExpiresAt", "attempts" AS "attempts", "last_event_seq" AS "lastEventSeq",
     "error" AS "error", "token_usage" AS "tokenUsage", "created_at" AS "createdAt", "started_at" AS "startedAt",
-    "finished_at" AS "finishedAt"
+    "finished_at" AS "finishedAt", "held_at" AS "heldAt"
   ), run_seq AS (
     SELECT "id", "lastEventSeq" AS last_event_seq FROM created
   ), first_events AS (
@@ -35,11 +35,11 @@ WITH created AS (
 -- claim
 WITH claimed AS (
     UPDATE runs r SET status = 'running', lease_token = $2,
-           lease_expires_at = now() + make_interval(secs => $3), attempts = r.attempts + 1,
+           lease_expires_at = now() + make_interval(secs => $3), attempts = r.attempts + 1, held_at = NULL,
            started_at = coalesce(r.started_at, now()), last_event_seq = r.last_event_seq + cardinality($4::text[])
      WHERE r.id = $1 AND r.status IN ('queued')
        AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.id <> r.id AND o.status IN ('queued','running','waiting','cancel_requested')
-  AND (o.created_at, o.id) < (r.created_at, r.id))
+  AND (o.created_at, o.id) < (r.created_at, r.id)) AND (SELECT count(*) FROM runs f WHERE f.user_id = r.user_id AND f.status IN ('running','cancel_requested')) < $6
      RETURNING "id" AS "id", "thread_id" AS "threadId", "user_id" AS "userId", "agent_slug" AS "agentSlug",
     "agent_id" AS "agentId", "status" AS "status", "input" AS "input", "model" AS "model",
     "parent_run_id" AS "parentRunId", "awaited_run_ids" AS "awaitedRunIds", "awaiting_until" AS "awaitingUntil",
@@ -48,7 +48,7 @@ WITH claimed AS (
     "resume_traceparent" AS "resumeTraceparent", "config_snapshot" AS "configSnapshot", "lease_token" AS "leaseToken",
     "lease_expires_at" AS "leaseExpiresAt", "attempts" AS "attempts", "last_event_seq" AS "lastEventSeq",
     "error" AS "error", "token_usage" AS "tokenUsage", "created_at" AS "createdAt", "started_at" AS "startedAt",
-    "finished_at" AS "finishedAt"
+    "finished_at" AS "finishedAt", "held_at" AS "heldAt"
   ), run_seq AS (
     SELECT "lastEventSeq" AS last_event_seq FROM claimed
   ), added AS (
@@ -291,3 +291,19 @@ WITH run_row AS (
 
 -- deleteUncheckpointedReplies
 DELETE FROM messages WHERE run_id = $1 AND role = 'assistant' AND NOT (id::text = ANY($2::text[]));
+
+-- slot.hold
+UPDATE runs r SET held_at = coalesce(r.held_at, now())
+      WHERE r.id = '00000000-0000-4000-8000-000000000000' AND r.status = 'queued' AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.thread_id = r.thread_id AND o.id <> r.id AND o.status IN ('queued','running','waiting','cancel_requested')
+  AND (o.created_at, o.id) < (r.created_at, r.id))
+      RETURNING r.id;
+
+-- slot.releaseHeld
+BEGIN; SELECT pg_advisory_xact_lock(hashtext('run_slots:' || user_id::text)) FROM runs
+    WHERE id = '00000000-0000-4000-8000-000000000000';
+      UPDATE runs r SET held_at = NULL WHERE r.id IN (
+        SELECT h.id FROM runs h WHERE h.user_id = (SELECT user_id FROM runs WHERE id = '00000000-0000-4000-8000-000000000000') AND h.status = 'queued' AND h.held_at IS NOT NULL
+         ORDER BY h.created_at, h.id
+         LIMIT greatest(0, 20 - (SELECT count(*) FROM runs f WHERE f.user_id = (SELECT user_id FROM runs WHERE id = '00000000-0000-4000-8000-000000000000') AND f.status IN ('running','cancel_requested'))))
+      RETURNING id, attempts, origin_request_id AS "originRequestId", resume_request_id AS "resumeRequestId",
+    origin_traceparent AS "originTraceparent", resume_traceparent AS "resumeTraceparent"; COMMIT;

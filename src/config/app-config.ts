@@ -175,8 +175,10 @@ export class AppConfig {
     readonly reconcileSeconds: number;
     /** Claims of one run (first try plus re-queues after a lost worker) before it fails. */
     readonly maxAttempts: number;
-    /** Runs one worker process executes at once. */
+    /** Runs one worker process executes at once (by default derived from its heap). */
     readonly workerConcurrency: number;
+    /** Runs of one user in flight (running or being cancelled) at once, over every worker. */
+    readonly maxInFlightPerUser: number;
     /** Message deltas are batched into one event per this many milliseconds. */
     readonly eventFlushMs: number;
     readonly sseHeartbeatSeconds: number;

@@ -3,6 +3,7 @@ import { AppConfig } from './app-config.js';
 import { ConfigValidationError } from './config-error.js';
 import { Secret } from './secret.js';
 import { MB, optionalText, requiredText, integer, boolean, url, aesKey } from './env-fields.js';
+import { derivedWorkerConcurrency } from './worker-concurrency.js';
 import { CONTEXT_TOKENS_MIN, CONTEXT_TOKENS_MAX, parseModelContextWindows } from './model-context-windows.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -117,7 +118,8 @@ const schema = z.object({
   RUN_LEASE_SECONDS: integer(30, 3, 3600),
   RUN_RECONCILE_SECONDS: integer(5, 1, 600),
   RUN_MAX_ATTEMPTS: integer(3, 1, 20),
-  RUN_WORKER_CONCURRENCY: integer(10, 1, 500),
+  RUN_WORKER_CONCURRENCY: integer(derivedWorkerConcurrency(), 1, 5000),
+  RUN_MAX_IN_FLIGHT_PER_USER: integer(20, 1, 100_000),
   RUN_EVENT_FLUSH_MS: integer(50, 0, 5000),
   SSE_HEARTBEAT_SECONDS: integer(15, 1, 300),
   SSE_MAX_STREAMS_PER_USER: integer(20, 1, 10_000),
@@ -368,6 +370,7 @@ export function parseConfig(env: Environment): AppConfig {
       reconcileSeconds: e.RUN_RECONCILE_SECONDS,
       maxAttempts: e.RUN_MAX_ATTEMPTS,
       workerConcurrency: e.RUN_WORKER_CONCURRENCY,
+      maxInFlightPerUser: e.RUN_MAX_IN_FLIGHT_PER_USER,
       eventFlushMs: e.RUN_EVENT_FLUSH_MS,
       sseHeartbeatSeconds: e.SSE_HEARTBEAT_SECONDS,
       sseMaxStreamsPerUser: e.SSE_MAX_STREAMS_PER_USER,

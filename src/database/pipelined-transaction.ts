@@ -43,16 +43,22 @@ export class PipelinedTransaction {
     return result.rows;
   }
 
-  /** Runs `<last>; COMMIT` (or just COMMIT) and gives the connection back; rolls back if that fails. */
-  async commit(last?: string): Promise<void> {
+  /**
+   * Runs `<last>; COMMIT` (or just COMMIT) and gives the connection back; rolls back if that fails. The
+   * rows `last` returned.
+   */
+  async commit<T extends pg.QueryResultRow = pg.QueryResultRow>(last?: string): Promise<T[]> {
     this.done = true;
+    let rows: T[] = [];
     try {
-      await this.client.query(last === undefined ? 'COMMIT' : `${last}; COMMIT`);
+      if (last === undefined) await this.client.query('COMMIT');
+      else rows = multiStatementRows<T>(await this.client.query(`${last}; COMMIT`))[0];
     } catch (error) {
       await rollBackAndRelease(this.client);
       throw error;
     }
     this.client.release();
+    return rows;
   }
 
   /** Rolls back and gives the connection back; nothing once committed. */
@@ -61,6 +67,12 @@ export class PipelinedTransaction {
     this.done = true;
     await rollBackAndRelease(this.client);
   }
+}
+
+/** The rows of each statement of a simple-protocol message (pg gives one result, or an array of them). */
+export function multiStatementRows<T extends pg.QueryResultRow>(result: unknown): T[][] {
+  const results = (Array.isArray(result) ? result : [result]) as pg.QueryResult<T>[];
+  return results.map((each) => each.rows);
 }
 
 /** A connection whose rollback fails is destroyed rather than handed back in an unknown state. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import { ConfigValidationError } from '../../../src/config/config-error';
 import { parseConfig } from '../../../src/config/parse-config';
+import { derivedWorkerConcurrency } from '../../../src/config/worker-concurrency';
 import { contextLimitsOf } from '../../../src/modules/agent-runtime/context/context-limits';
 
 const valid = {
@@ -32,7 +33,8 @@ describe('parseConfig', () => {
       runLeaseSeconds: 30,
       reconcileSeconds: 5,
       maxAttempts: 3,
-      workerConcurrency: 10,
+      workerConcurrency: derivedWorkerConcurrency(),
+      maxInFlightPerUser: 20,
       eventFlushMs: 50,
       sseHeartbeatSeconds: 15,
       sseMaxStreamsPerUser: 20,

@@ -113,6 +113,8 @@ export class TokenCounter {
   private readonly byId = new BoundedMap<string, { chars: number; tokens: number }>(MAX_COUNTED_IDS);
   private readonly byTools = new BoundedMap<string, number>(64);
   private readonly boundByMessage = new WeakMap<BaseMessage, number>();
+  /** The JSON of a tool list, kept per list: a run offers the same list object on each of its calls. */
+  private readonly jsonByTools = new WeakMap<readonly FunctionTool[], string>();
 
   constructor(readonly encoding: TokenEncodingName | null) {}
 
@@ -140,7 +142,7 @@ export class TokenCounter {
   /** The tool schemas as sent (their JSON); the same list is offered on most calls of a run. */
   tools(tools: readonly FunctionTool[]): number {
     if (tools.length === 0) return 0;
-    const json = JSON.stringify(tools);
+    const json = this.toolsJson(tools);
     let tokens = this.byTools.get(json);
     if (tokens === undefined) {
       tokens = this.text(json);
@@ -155,7 +157,7 @@ export class TokenCounter {
    */
   upperBound(messages: readonly BaseMessage[], tools: readonly FunctionTool[]): number {
     if (this.encoding === null) return this.request(messages, tools);
-    let total = REQUEST_OVERHEAD + (tools.length === 0 ? 0 : Buffer.byteLength(JSON.stringify(tools)));
+    let total = REQUEST_OVERHEAD + (tools.length === 0 ? 0 : Buffer.byteLength(this.toolsJson(tools)));
     for (const message of messages) {
       let bound = this.boundByMessage.get(message);
       if (bound === undefined) {
@@ -166,6 +168,15 @@ export class TokenCounter {
       total += bound;
     }
     return total;
+  }
+
+  private toolsJson(tools: readonly FunctionTool[]): string {
+    let json = this.jsonByTools.get(tools);
+    if (json === undefined) {
+      json = JSON.stringify(tools);
+      this.jsonByTools.set(tools, json);
+    }
+    return json;
   }
 
   request(messages: readonly BaseMessage[], tools: readonly FunctionTool[]): number {

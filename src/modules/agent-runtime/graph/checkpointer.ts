@@ -27,7 +27,9 @@ export class Checkpointer implements OnModuleInit, OnApplicationShutdown {
   ) {
     this.pool = new pg.Pool({
       connectionString: config.database.url.reveal(),
-      max: config.runtime.workerConcurrency + 2,
+      // Connections are taken per statement (a run waiting on its model holds none), so the checkpoint
+      // pool is sized like the main one, not by the runs in flight.
+      max: config.database.poolSize,
       connectionTimeoutMillis: 10_000,
     });
     // An idle client losing its connection (PostgreSQL restarted) is emitted here; unheard, it would

@@ -1,5 +1,7 @@
 import { fromList, toLiteral } from './run-state-machine.js';
-import { ACTIVE_LIST, O_AHEAD_OF_R } from './thread-queue.js';
+import { PipelinedTransaction } from '../../../database/pipelined-transaction.js';
+import { inFlightOf, lockSlotsOfRun } from './user-run-slots.js';
+import { ACTIVE_LIST, O_AHEAD_OF_R, R_IS_QUEUED_HEAD } from './thread-queue.js';
 
 /**
  * Every statement that writes `runs`, `run_events` or `messages` (and `model_usage`, the usage of a
@@ -18,12 +20,12 @@ const RUN_ROW = `"id" AS "id", "thread_id" AS "threadId", "user_id" AS "userId",
     "resume_traceparent" AS "resumeTraceparent", "config_snapshot" AS "configSnapshot", "lease_token" AS "leaseToken",
     "lease_expires_at" AS "leaseExpiresAt", "attempts" AS "attempts", "last_event_seq" AS "lastEventSeq",
     "error" AS "error", "token_usage" AS "tokenUsage", "created_at" AS "createdAt", "started_at" AS "startedAt",
-    "finished_at" AS "finishedAt"`;
+    "finished_at" AS "finishedAt", "held_at" AS "heldAt"`;
 
 /** What an ending returns about the run (its parent is told). */
 const ENDED_ROW = `status, thread_id, parent_run_id, agent_slug`;
 /** A queued run as the dispatcher enqueues it. */
-const QUEUED_ROW = `id, attempts, origin_request_id AS "originRequestId", resume_request_id AS "resumeRequestId",
+export const QUEUED_ROW = `id, attempts, origin_request_id AS "originRequestId", resume_request_id AS "resumeRequestId",
     origin_traceparent AS "originTraceparent", resume_traceparent AS "resumeTraceparent"`;
 
 /**
@@ -121,13 +123,16 @@ export const RUN_SQL = {
   )
   SELECT created.*, ${EVENT_COLUMNS} FROM created, first_events e`,
 
-  /** Run $1 under lease $2 for $3 seconds, if it heads its thread, with its events ($4, $5). */
+  /**
+   * Run $1 under lease $2 for $3 seconds, if it heads its thread and its user has fewer than $6 runs in
+   * flight (under the user's slot lock, `user-run-slots.ts`), with its events ($4, $5).
+   */
   claim: `WITH claimed AS (
     UPDATE runs r SET status = ${toLiteral('claim')}, lease_token = $2,
-           lease_expires_at = now() + make_interval(secs => $3), attempts = r.attempts + 1,
+           lease_expires_at = now() + make_interval(secs => $3), attempts = r.attempts + 1, held_at = NULL,
            started_at = coalesce(r.started_at, now()), last_event_seq = r.last_event_seq + cardinality($4::text[])
      WHERE r.id = $1 AND r.status IN ${fromList('claim')}
-       AND NOT EXISTS (SELECT 1 FROM runs o WHERE ${O_AHEAD_OF_R})
+       AND NOT EXISTS (SELECT 1 FROM runs o WHERE ${O_AHEAD_OF_R}) AND ${inFlightOf('r.user_id')} < $6
      RETURNING ${RUN_ROW}
   ), run_seq AS (
     SELECT "lastEventSeq" AS last_event_seq FROM claimed
@@ -282,3 +287,36 @@ export type RunStatement = keyof typeof RUN_SQL;
 
 /** The run columns `RUN_SQL` reads (checked against the entity by the snapshot test). */
 export const RUN_ROW_COLUMNS = RUN_ROW;
+
+/**
+ * The writes of the per-user in-flight cap (`user-run-slots.ts`). They travel as simple-protocol
+ * messages with a transaction's BEGIN or COMMIT (one round trip each), so their values are literals.
+ */
+export const RUN_SLOT_SQL = {
+  /**
+   * After a claim of run `runId` under its user's slot lock matched nothing, marks the run held if it is
+   * the queued head of its thread (so the cap refused it); returns the run's id when it did. The count
+   * is not taken again: a run of the user that left flight since then lets this one go once the lock is
+   * free (`releaseHeld` waits for it, then sees the mark).
+   */
+  hold(runId: string): string {
+    return `UPDATE runs r SET held_at = coalesce(r.held_at, now())
+      WHERE r.id = ${PipelinedTransaction.literal(runId)} AND ${R_IS_QUEUED_HEAD}
+      RETURNING r.id`;
+  },
+
+  /**
+   * The held runs of the user of run `runId` that the user's free slots let go, oldest first, their mark
+   * cleared: one message (`BEGIN`, the lock, the update, `COMMIT`), its rows the runs to dispatch.
+   */
+  releaseHeld(runId: string, cap: number): string {
+    const run = PipelinedTransaction.literal(runId);
+    const user = `(SELECT user_id FROM runs WHERE id = ${run})`;
+    return `BEGIN; ${lockSlotsOfRun(runId)};
+      UPDATE runs r SET held_at = NULL WHERE r.id IN (
+        SELECT h.id FROM runs h WHERE h.user_id = ${user} AND h.status = 'queued' AND h.held_at IS NOT NULL
+         ORDER BY h.created_at, h.id
+         LIMIT greatest(0, ${PipelinedTransaction.integer(cap)} - ${inFlightOf(user)}))
+      RETURNING ${QUEUED_ROW}; COMMIT`;
+  },
+};

@@ -35,7 +35,9 @@ export type AfterCommit =
   /** The worker holding the run is told over Redis to stop. */
   | 'signal_worker'
   /** The run's active subagent runs are cancelled, and theirs. */
-  | 'cancel_children';
+  | 'cancel_children'
+  /** The run left flight: its user's held runs that the free slots let go are enqueued. */
+  | 'dispatch_held';
 
 const TERMINAL_EVENTS = ['error?', 'status', 'done'] as const;
 const TELL_PARENT = 'the parent: a subagent event; queued again when nothing is left to await';
@@ -45,6 +47,8 @@ const ENDED: readonly AfterCommit[] = [
   'dispatch_thread_head',
   'cancel_children',
 ];
+/** A run that ended while in flight: its slot is free too. */
+const ENDED_IN_FLIGHT: readonly AfterCommit[] = [...ENDED, 'dispatch_held'];
 
 export const RUN_STATE_MACHINE = {
   create: {
@@ -69,7 +73,7 @@ export const RUN_STATE_MACHINE = {
     guard: 'the lease',
     events: ['waiting', 'status'],
     writes: ['the open waiting point', "for a subagent: the parent's subagent event (waiting)"],
-    after: ['publish'],
+    after: ['publish', 'dispatch_held'],
   },
   park_awaiting_children: {
     from: ['running'],
@@ -77,7 +81,7 @@ export const RUN_STATE_MACHINE = {
     guard: 'the lease',
     events: ['status'],
     writes: ['the awaited runs and deadline'],
-    after: ['publish', 'schedule_wake'],
+    after: ['publish', 'schedule_wake', 'dispatch_held'],
   },
   wake: {
     from: ['waiting'],
@@ -101,7 +105,7 @@ export const RUN_STATE_MACHINE = {
     guard: 'the lease',
     events: TERMINAL_EVENTS,
     writes: [TELL_PARENT],
-    after: ENDED,
+    after: ENDED_IN_FLIGHT,
   },
   fail: {
     from: ['running', 'cancel_requested'],
@@ -109,7 +113,7 @@ export const RUN_STATE_MACHINE = {
     guard: 'the lease',
     events: TERMINAL_EVENTS,
     writes: [TELL_PARENT],
-    after: ENDED,
+    after: ENDED_IN_FLIGHT,
   },
   finish_cancelled: {
     from: ['running', 'cancel_requested'],
@@ -117,7 +121,7 @@ export const RUN_STATE_MACHINE = {
     guard: 'the lease',
     events: TERMINAL_EVENTS,
     writes: [TELL_PARENT],
-    after: ENDED,
+    after: ENDED_IN_FLIGHT,
   },
   release: {
     from: ['running'],
@@ -125,7 +129,7 @@ export const RUN_STATE_MACHINE = {
     guard: 'the lease (shutdown, dependency outage)',
     events: ['status'],
     writes: [],
-    after: ['publish', 'dispatch_thread_head'],
+    after: ['publish', 'dispatch_thread_head', 'dispatch_held'],
   },
   release_cancelled: {
     from: ['cancel_requested'],
@@ -133,7 +137,7 @@ export const RUN_STATE_MACHINE = {
     guard: 'the lease (shutdown, dependency outage)',
     events: TERMINAL_EVENTS,
     writes: [TELL_PARENT],
-    after: ENDED,
+    after: ENDED_IN_FLIGHT,
   },
   recover: {
     from: ['running'],
@@ -141,7 +145,7 @@ export const RUN_STATE_MACHINE = {
     guard: 'the lease expired; claims left',
     events: ['status'],
     writes: [],
-    after: ['publish', 'dispatch_thread_head'],
+    after: ['publish', 'dispatch_thread_head', 'dispatch_held'],
   },
   recover_exhausted: {
     from: ['running'],
@@ -149,7 +153,7 @@ export const RUN_STATE_MACHINE = {
     guard: 'the lease expired; no claims left',
     events: TERMINAL_EVENTS,
     writes: [TELL_PARENT],
-    after: ENDED,
+    after: ENDED_IN_FLIGHT,
   },
   recover_cancelled: {
     from: ['cancel_requested'],
@@ -157,7 +161,7 @@ export const RUN_STATE_MACHINE = {
     guard: 'the lease expired',
     events: TERMINAL_EVENTS,
     writes: [TELL_PARENT],
-    after: ENDED,
+    after: ENDED_IN_FLIGHT,
   },
   cancel: {
     from: ['queued', 'waiting'],

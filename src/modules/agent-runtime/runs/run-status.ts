@@ -20,6 +20,12 @@ export const ACTIVE_STATUSES: readonly RunStatus[] = ['queued', 'running', 'wait
  */
 export const WORKER_BOUND_STATUSES: readonly RunStatus[] = ['queued', 'running', 'cancel_requested'];
 
+/**
+ * Runs a worker is executing: each takes one of its user's in-flight slots (`RUN_MAX_IN_FLIGHT_PER_USER`,
+ * checked at the claim, `user-run-slots.ts`).
+ */
+export const IN_FLIGHT_STATUSES: readonly RunStatus[] = ['running', 'cancel_requested'];
+
 export function isTerminal(status: RunStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
 }

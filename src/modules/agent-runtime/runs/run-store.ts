@@ -2,16 +2,18 @@ import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
 import { DataSource, type EntityManager, type Repository } from 'typeorm';
 import { hydrate } from '../../../database/prepared-find.js';
-import { preparedQueryIn } from '../../../database/prepared-query.js';
+import { multiStatementRows, PipelinedTransaction } from '../../../database/pipelined-transaction.js';
+import { poolOf, preparedQueryIn } from '../../../database/prepared-query.js';
 import type { NewRunEvent, RunEvent } from '../events/run-event.js';
 import type { CompanionSql } from '../graph/checkpoint-companion.js';
 import type { NewMessage } from '../messages/messages.repository.js';
 import type { RunConfigSnapshot } from '../assembly/run-config-snapshot.js';
-import { RUN_SQL, type RunStatement } from './run-sql.js';
+import { RUN_SLOT_SQL, RUN_SQL, type RunStatement } from './run-sql.js';
 import type { RunStatus } from './run-status.js';
 import { RunEntity, type RunError } from './run.entity.js';
 import type { ModelCallUsage, ModelUsagePurpose } from '../usage/model-call-usage.js';
 import type { QueuedRun } from './runs.repository.js';
+import { lockSlotsOfRun } from './user-run-slots.js';
 
 /** A new run's row, as run creation decides it; the status (`queued`) and times are the store's. */
 export type NewRunRow = Pick<
@@ -169,20 +171,46 @@ export class RunStore {
     return this.runAndEvents(rows);
   }
 
-  /** The run as claimed, with its events; null when it was not queued at the head of its thread. */
+  /**
+   * The run as claimed, with its events, under its user's slot lock; `held` when it heads its thread but
+   * its user has `maxInFlight` runs in flight (it is marked held); null when it was not queued at the
+   * head of its thread.
+   */
   async claim(
     runId: string,
     leaseToken: string,
     leaseSeconds: number,
     events: readonly NewRunEvent[],
-  ): Promise<{ run: RunEntity; events: RunEvent[] } | null> {
-    const rows = await this.query<Record<string, unknown>>('claim', [
-      runId,
-      leaseToken,
-      leaseSeconds,
-      ...eventArrays(events),
-    ]);
-    return rows.length === 0 ? null : this.runAndEvents(rows);
+    maxInFlight: number,
+  ): Promise<{ run: RunEntity; events: RunEvent[] } | 'held' | null> {
+    const transaction = await PipelinedTransaction.begin(poolOf(this.dataSource), lockSlotsOfRun(runId));
+    try {
+      const rows = await transaction.query<Record<string, unknown>>(RUN_SQL.claim, [
+        runId,
+        leaseToken,
+        leaseSeconds,
+        ...eventArrays(events),
+        maxInFlight,
+      ]);
+      if (rows.length > 0) {
+        await transaction.commit();
+        return this.runAndEvents(rows);
+      }
+      const held = await transaction.commit(RUN_SLOT_SQL.hold(runId));
+      return held.length > 0 ? 'held' : null;
+    } catch (error) {
+      await transaction.rollback();
+      throw error;
+    }
+  }
+
+  /**
+   * The held runs of the user of run `runId` (which just left flight) that free slots let go, their
+   * mark cleared: the caller dispatches them.
+   */
+  async releaseHeldRuns(runId: string, maxInFlight: number): Promise<QueuedRun[]> {
+    const result = await poolOf(this.dataSource).query(RUN_SLOT_SQL.releaseHeld(runId, maxInFlight));
+    return multiStatementRows<QueuedRun>(result)[2];
   }
 
   async renewLease(runId: string, leaseToken: string, leaseSeconds: number): Promise<RunStatus | null> {

@@ -21,6 +21,8 @@ export type ClaimResult =
   | { kind: 'claimed'; run: RunEntity }
   /** Another run holds the thread: try again shortly. */
   | { kind: 'not_head' }
+  /** Its user has no free in-flight slot: it stays queued, held, until one of theirs leaves flight. */
+  | { kind: 'held' }
   /** Finished, cancelled, held by a live lease, or gone: nothing to do. */
   | { kind: 'not_claimable' };
 
@@ -155,7 +157,14 @@ export class RunTransitions {
 
   /** `claim` under a new lease: the run as it is now, in one statement with its event. */
   async claim(runId: string, leaseToken: string): Promise<ClaimResult> {
-    const claimed = await this.store.claim(runId, leaseToken, this.leaseSeconds, transitionEvents('claim'));
+    const claimed = await this.store.claim(
+      runId,
+      leaseToken,
+      this.leaseSeconds,
+      transitionEvents('claim'),
+      this.config.runtime.maxInFlightPerUser,
+    );
+    if (claimed === 'held') return { kind: 'held' };
     if (claimed !== null) {
       const { run } = claimed;
       const { startedAt } = run;
@@ -406,6 +415,12 @@ export class RunTransitions {
     return { runId: parentId, events: await this.store.appendEvents(parentId, events, manager), queued };
   }
 
+  /** The held runs of the user of run `runId`, which left flight, that its free slots let go. */
+  private async dispatchHeld(runId: string): Promise<void> {
+    const released = await this.store.releaseHeldRuns(runId, this.config.runtime.maxInFlightPerUser);
+    for (const held of released) await this.dispatcher.dispatch(held);
+  }
+
   /**
    * The `after` effects of transition `name`, in the table's order; first, a transition into a
    * terminal status is counted (its statement matched, so this is the one commit of the run's end).
@@ -448,6 +463,9 @@ export class RunTransitions {
           break;
         case 'cancel_children':
           await this.cancelActiveChildren(run.id);
+          break;
+        case 'dispatch_held':
+          await this.dispatchHeld(run.id);
       }
     }
   }

@@ -25,6 +25,8 @@ export interface TokenUsage {
 @Index('runs_user_request_key', ['userId', 'requestId'], { unique: true })
 @Index('runs_status_idx', ['status'])
 @Index('runs_parent_idx', ['parentRunId'])
+@Index('runs_user_in_flight_idx', ['userId'], { where: `status IN ('running', 'cancel_requested')` })
+@Index('runs_user_held_idx', ['userId', 'createdAt'], { where: `status = 'queued' AND held_at IS NOT NULL` })
 export class RunEntity {
   @PrimaryColumn('uuid')
   id: string;
@@ -124,4 +126,8 @@ export class RunEntity {
 
   @Column({ type: 'timestamptz', nullable: true })
   finishedAt: Date | null;
+
+  /** When a claim found its user at the in-flight cap (`user-run-slots.ts`); cleared when it is let go. */
+  @Column({ type: 'timestamptz', nullable: true })
+  heldAt: Date | null;
 }

@@ -5,6 +5,7 @@ import { DataSource, In, IsNull, Not, Repository, type EntityManager } from 'typ
 import { ACTIVE_STATUSES, WORKER_BOUND_STATUSES, type RunStatus } from './run-status.js';
 import { RunEntity } from './run.entity.js';
 import { ACTIVE_LIST, O_AHEAD_OF_R, R_IS_QUEUED_HEAD, THREAD_QUEUE_ORDER } from './thread-queue.js';
+import { inFlightOf } from './user-run-slots.js';
 
 /**
  * A queued run, how many times it was claimed (which names its next job), and the requests (and trace
@@ -134,13 +135,17 @@ export class RunsRepository {
     return head ?? null;
   }
 
-  /** Queued runs at the head of their thread, created before `olderThanSeconds` ago. */
-  async queuedHeads(olderThanSeconds: number, limit: number): Promise<QueuedRun[]> {
+  /**
+   * Queued runs at the head of their thread, created before `olderThanSeconds` ago, whose user has fewer
+   * than `maxInFlight` runs in flight (a held run waits for its user's slot, `user-run-slots.ts`).
+   */
+  async queuedHeads(olderThanSeconds: number, limit: number, maxInFlight: number): Promise<QueuedRun[]> {
     return this.dataSource.query<QueuedRun[]>(
       `SELECT ${QUEUED_COLUMNS} FROM runs r
         WHERE ${R_IS_QUEUED_HEAD} AND r.created_at < now() - make_interval(secs => $1)
+          AND ${inFlightOf('r.user_id')} < $3
         ORDER BY r.created_at LIMIT $2`,
-      [olderThanSeconds, limit],
+      [olderThanSeconds, limit, maxInFlight],
     );
   }
 

@@ -11,7 +11,8 @@ const PURGE_EVERY_MS = 10 * 60_000;
 /**
  * Keeps PostgreSQL and the queue in step, at worker start and every RUN_RECONCILE_SECONDS: runs whose
  * lease expired (their worker died) are re-queued or failed, and queued runs at the head of their
- * thread get their job again (after Redis lost it, or a wake-up was missed); every ten minutes the
+ * thread get their job again (after Redis lost it, or a wake-up was missed) unless their user has no
+ * free in-flight slot (held runs are let go when one of the user's runs leaves flight); every ten minutes the
  * checkpoints of deleted threads are removed. Safe to run in every
  * worker at once: each change is conditional.
  */
@@ -57,7 +58,8 @@ export class RunReconciler implements OnApplicationBootstrap, OnApplicationShutd
     // Parents parked in subagent_await past their deadline whose wake-up job was lost.
     for (const runId of await this.runs.overdueAwaits(BATCH)) await this.transitions.wakeDueAwait(runId);
     let dispatched = 0;
-    for (const run of await this.runs.queuedHeads(this.config.runtime.reconcileSeconds, BATCH))
+    const { reconcileSeconds, maxInFlightPerUser } = this.config.runtime;
+    for (const run of await this.runs.queuedHeads(reconcileSeconds, BATCH, maxInFlightPerUser))
       if (await this.dispatcher.dispatch(run)) dispatched++;
     const purgedThreads = this.purgeDue() ? await this.checkpointer.purgeDeletedThreads() : 0;
     return { recovered, dispatched, purgedThreads };

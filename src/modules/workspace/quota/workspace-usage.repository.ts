@@ -41,9 +41,12 @@ export class UsageTransaction {
    * Commits, adding the write's growth (negative when it shrank a file) in the same round trip; a user
    * never measured has no row to keep.
    */
-  commit(growth: number): Promise<void> {
-    if (growth === 0) return this.transaction.commit();
-    return this.transaction.commit(
+  async commit(growth: number): Promise<void> {
+    if (growth === 0) {
+      await this.transaction.commit();
+      return;
+    }
+    await this.transaction.commit(
       `UPDATE workspace_usage SET used_bytes = GREATEST(0, used_bytes + ${PipelinedTransaction.integer(growth)})
         WHERE user_id = ${PipelinedTransaction.literal(this.userId)}`,
     );
