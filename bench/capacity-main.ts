@@ -13,7 +13,7 @@ import {
   type Pct,
   type SequentialCapacityFigures,
   type SseFigures,
-} from './capacity.bench.js';
+} from './capacity/index.js';
 import { runBenchMain } from './support/bench-main.js';
 
 const ms = (value: number) => (Number.isNaN(value) ? 'n/a' : `${Math.round(value)} ms`);
