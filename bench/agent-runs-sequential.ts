@@ -44,7 +44,8 @@ export interface SequentialFigures {
 export interface SequentialSetup {
   api: BenchApi;
   fake: FakeModelServer;
-  graph: InProcessGraph;
+  /** Absent: only the service is measured (the in-process figures are NaN). */
+  graph?: InProcessGraph;
   pids: { api: number; worker: number };
   inputs: { threeTools: string; noTools: string };
 }
@@ -92,14 +93,15 @@ async function queuedBlock(setup: SequentialSetup, input: string, runs: number, 
 function figures(toolSteps: number, s: Samples): SequentialCase {
   const runs = s.queued.length;
   const queuedP50Ms = percentile(s.queued, 50);
-  const inProcessP50Ms = percentile(s.inProcess, 50);
+  const inProcess = (p: number) => (s.inProcess.length === 0 ? Number.NaN : percentile(s.inProcess, p));
+  const inProcessP50Ms = inProcess(50);
   return {
     toolSteps,
     runs,
     queuedP50Ms,
     queuedP99Ms: percentile(s.queued, 99),
     inProcessP50Ms,
-    inProcessP99Ms: percentile(s.inProcess, 99),
+    inProcessP99Ms: inProcess(99),
     ratioP50: queuedP50Ms / inProcessP50Ms,
     modelMsPerRun: s.modelMs / runs,
     apiCpuMsPerRun: (s.apiCpuSeconds * 1000) / runs,
@@ -119,13 +121,14 @@ export async function sequentialRuns(setup: SequentialSetup): Promise<Sequential
   for (const { input } of cases)
     for (let i = 0; i < WARMUP_RUNS; i++) {
       await queuedRun(setup.api, (await setup.api.newThread()).id, input);
-      await inProcessRun(setup.graph, input);
+      if (setup.graph !== undefined) await inProcessRun(setup.graph, input);
     }
   const perRound = SEQUENTIAL_RUNS / ROUNDS;
   for (let round = 0; round < ROUNDS; round++)
     for (const { input, samples } of cases) {
       await queuedBlock(setup, input, perRound, samples);
-      for (let i = 0; i < perRound; i++) samples.inProcess.push(await inProcessRun(setup.graph, input));
+      if (setup.graph !== undefined)
+        for (let i = 0; i < perRound; i++) samples.inProcess.push(await inProcessRun(setup.graph, input));
     }
   const threeTools = figures(3, cases[0].samples);
   const noTools = figures(0, cases[1].samples);

@@ -19,6 +19,7 @@ import { startInProcessGraph, type InProcessGraph } from './support/in-process-g
 import { cpuPerRun } from './support/process-cpu.js';
 import { startSplitService } from './support/split-service.js';
 import { readRunEvents } from './support/sse-reader.js';
+import { closedLoop } from './support/load.js';
 import { percentile } from './support/stats.js';
 
 export const RUNS = 200;
@@ -60,19 +61,6 @@ export interface AgentRunFigures {
     /** Only events created once every subscriber had its first frame (the start burst left out). */
     afterBurst: { events: number; deliveryP50Ms: number; deliveryP99Ms: number };
   };
-}
-
-/** Runs `total` jobs with `clients` loops in parallel; returns each job's result and the wall time. */
-async function closedLoop<T>(total: number, clients: number, job: (i: number) => Promise<T>) {
-  const results: T[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (next < total) results.push(await job(next++));
-    }),
-  );
-  return { results, wallMs: performance.now() - started };
 }
 
 function latencies(samples: number[], wallMs: number): LatencyFigures {

@@ -8,12 +8,21 @@ export class BenchApi {
     private readonly token: string,
   ) {}
 
-  static async login(baseUrl: string): Promise<BenchApi> {
+  /** Logs in as the bench's superadmin, or as `as` (a user made by `createUser`). */
+  static async login(baseUrl: string, as?: { username: string; password: string }): Promise<BenchApi> {
     const res = await httpRequest(`${baseUrl}/api/auth/token`, {
       method: 'POST',
-      body: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+      body: as ?? { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+      timeoutMs: 60_000,
     });
+    if (res.status !== 200) throw new Error(`login → ${res.status}: ${res.body.slice(0, 300)}`);
     return new BenchApi(baseUrl, (JSON.parse(res.body) as { access_token: string }).access_token);
+  }
+
+  /** As an admin: a new user (role `user`), logged in. */
+  async createUser(username: string, password: string): Promise<BenchApi> {
+    await this.post('/api/users', { username, password }, 201);
+    return BenchApi.login(this.baseUrl, { username, password });
   }
 
   get bearer(): string {

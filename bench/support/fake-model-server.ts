@@ -122,3 +122,17 @@ export function threeToolCallsOrText(toolName: string, args: Record<string, unkn
     return lastUser?.content === NO_TOOLS_INPUT ? { text: 'Answered without tools.' } : tools(messages);
   };
 }
+
+/**
+ * The capacity bench's script: one tool call, then (once its result is in) a short answer; every call
+ * waits `delayMs` before its first token (a model's time to first token), then streams.
+ */
+export function oneToolCall(toolName: string, args: Record<string, unknown>, delayMs: number) {
+  return (messages: ChatMessage[]): Reply => {
+    const lastUser = messages.map((m) => m.role).lastIndexOf('user');
+    const answered = messages.slice(lastUser).some((m) => m.role === 'tool');
+    return answered
+      ? { text: 'The file is written; here is the answer.', delayMs }
+      : { toolCalls: [{ name: toolName, args }], delayMs };
+  };
+}

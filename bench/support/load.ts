@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 
 export const LOAD_CONNECTIONS = 50;
@@ -54,4 +55,17 @@ export async function measureLoad(
     errors: result.errors,
     timeouts: result.timeouts,
   };
+}
+
+/** Runs `total` jobs with `clients` loops in parallel; returns each job's result and the wall time. */
+export async function closedLoop<T>(total: number, clients: number, job: (i: number) => Promise<T>) {
+  const results: T[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < total) results.push(await job(next++));
+    }),
+  );
+  return { results, wallMs: performance.now() - started };
 }

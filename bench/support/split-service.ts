@@ -17,13 +17,21 @@ export interface SplitService {
   stop(): Promise<void>;
 }
 
-export async function startSplitService(
+/** One app process (`APP_ROLE=all`, or `api` alone) on a fresh database, a fake model. */
+export interface SingleService {
+  database: BenchDatabase;
+  fake: FakeModelServer;
+  dataDir: string;
+  app: ServerProcess;
+  stop(): Promise<void>;
+}
+
+/** A fresh database, the fake model and the environment every process of the service gets. */
+async function prepareService(
   context: BenchContext,
   respond: (messages: ChatMessage[]) => Reply,
-  workerConcurrency: number,
-  /** More environment for both processes. */
-  extraEnv: Record<string, string> = {},
-): Promise<SplitService> {
+  extraEnv: Record<string, string>,
+) {
   const database = await createBenchDatabase();
   const fake = await FakeModelServer.start(respond);
   const dataDir = join(context.workDir, 'data', database.name);
@@ -35,6 +43,50 @@ export async function startSplitService(
     DEFAULT_MODEL: 'bench-model',
     ...extraEnv,
   };
+  return { database, fake, dataDir, port, env };
+}
+
+/** The whole service in one process (`role` `all`), or an API process with no worker (`api`). */
+export async function startSingleService(
+  context: BenchContext,
+  respond: (messages: ChatMessage[]) => Reply,
+  options: { role: 'all' | 'api'; extraEnv?: Record<string, string>; label?: string },
+): Promise<SingleService> {
+  const { database, fake, dataDir, port, env } = await prepareService(
+    context,
+    respond,
+    options.extraEnv ?? {},
+  );
+  const { server: app } = await ServerProcess.start({
+    label: options.label ?? `app (${options.role})`,
+    script: context.appScript,
+    port,
+    env: { ...env, APP_ROLE: options.role },
+    cwd: context.workDir,
+    healthPath: '/api/health',
+  });
+  return {
+    database,
+    fake,
+    dataDir,
+    app,
+    async stop() {
+      await app.stop();
+      await fake.close();
+      await database.drop();
+    },
+  };
+}
+
+export async function startSplitService(
+  context: BenchContext,
+  respond: (messages: ChatMessage[]) => Reply,
+  /** The worker's RUN_WORKER_CONCURRENCY; undefined leaves the app's default (or `extraEnv`'s). */
+  workerConcurrency: number | undefined,
+  /** More environment for both processes. */
+  extraEnv: Record<string, string> = {},
+): Promise<SplitService> {
+  const { database, fake, dataDir, port, env } = await prepareService(context, respond, extraEnv);
   const { server: api } = await ServerProcess.start({
     label: 'api',
     script: context.appScript,
@@ -47,7 +99,12 @@ export async function startSplitService(
     label: 'worker',
     script: context.appScript,
     port,
-    env: { ...env, APP_ROLE: 'worker', LOG_LEVEL: 'info', RUN_WORKER_CONCURRENCY: String(workerConcurrency) },
+    env: {
+      ...env,
+      APP_ROLE: 'worker',
+      LOG_LEVEL: 'info',
+      ...(workerConcurrency === undefined ? {} : { RUN_WORKER_CONCURRENCY: String(workerConcurrency) }),
+    },
     cwd: context.workDir,
     healthPath: '',
     readyOutput: 'agent-runs worker started',

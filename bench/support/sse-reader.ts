@@ -25,6 +25,16 @@ export interface SseRead {
   ended: boolean;
 }
 
+/** More hooks of a stream held open (the capacity bench's SSE case). */
+export interface SseHooks {
+  /** The 200 response's headers arrived (performance.now()). */
+  onOpen?: (arrivedAt: number) => void;
+  /** A comment block (`: heartbeat`) arrived (performance.now()). */
+  onComment?: (text: string, arrivedAt: number) => void;
+  /** Closes the stream; the read resolves with `ended: false`. */
+  signal?: AbortSignal;
+}
+
 /**
  * Reads a run's SSE stream to its end (`done`) and timestamps every frame; `onFrame` sees each frame
  * as it arrives.
@@ -34,16 +44,23 @@ export function readRunEvents(
   token: string,
   timeoutMs = 120_000,
   onFrame?: (frame: LiveFrame) => void,
+  hooks: SseHooks = {},
 ): Promise<SseRead> {
   return new Promise((resolve, reject) => {
     const events: ReceivedEvent[] = [];
     let firstFrameAt: number | null = null;
     let buffer = '';
     const req = request(url, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } });
-    const timer = setTimeout(() => {
+    const stop = () => {
+      clearTimeout(timer);
       req.destroy();
       resolve({ events, firstFrameAt, ended: false });
-    }, timeoutMs);
+    };
+    const timer = setTimeout(stop, timeoutMs);
+    if (hooks.signal !== undefined) {
+      if (hooks.signal.aborted) stop();
+      else hooks.signal.addEventListener('abort', stop, { once: true });
+    }
     req.on('response', (res) => {
       if (res.statusCode !== 200) {
         clearTimeout(timer);
@@ -51,6 +68,7 @@ export function readRunEvents(
         res.resume();
         return;
       }
+      hooks.onOpen?.(performance.now());
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         const receivedAt = Date.now();
@@ -60,7 +78,10 @@ export function readRunEvents(
         while ((boundary = buffer.indexOf('\n\n')) >= 0) {
           const block = buffer.slice(0, boundary);
           buffer = buffer.slice(boundary + 2);
-          if (block.startsWith(':')) continue;
+          if (block.startsWith(':')) {
+            hooks.onComment?.(block.slice(1).trim(), arrivedAt);
+            continue;
+          }
           const data = block.split('\n').find((line) => line.startsWith('data: '));
           if (data === undefined) continue;
           firstFrameAt ??= arrivedAt;
@@ -86,6 +107,7 @@ export function readRunEvents(
     });
     req.on('error', (error) => {
       clearTimeout(timer);
+      if (hooks.signal?.aborted === true) return;
       reject(error);
     });
     req.end();
