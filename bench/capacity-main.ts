@@ -67,7 +67,7 @@ function burstLines(f: BurstFigures): string[] {
 
 function openLoopLines(f: OpenLoopFigures): string[] {
   return [
-    `Capacity, open loop: ${f.rate} new conversations/s for ${f.seconds} s from ${f.users} users (one at a time each), ` +
+    `Capacity, open loop: ${f.rate} new conversations/s for ${f.seconds} s from ${f.users} users (up to 5 at a time each), ` +
       `one process APP_ROLE=all, ${envLabel(f.appEnv)}; model ${f.modelDelayMs} ms per call, 1 write_file step`,
     setupNote,
     `  completed              ${f.completed}/${f.started} started (${f.planned} planned)   ` +

@@ -22,7 +22,7 @@ export interface OpenLoopFigures {
   errors: string[];
   reconnects: number;
   appWarnings: string[];
-  /** Arrivals that waited over 100 ms for a free user (every user had a conversation going). */
+  /** Arrivals that waited over 100 ms for a free user (every user had CONVERSATIONS_PER_USER going). */
   lateArrivals: number;
   maxLateMs: number;
   runMs: Pct;
@@ -33,7 +33,10 @@ export interface OpenLoopFigures {
   loadAverage1m: { start: number; end: number };
 }
 
-/** `rate` new conversations per second for `seconds`, each from a free user of a pool. */
+/** Conversations one user of the pool may have going at once (each on its own thread). */
+const CONVERSATIONS_PER_USER = 5;
+
+/** `rate` new conversations per second for `seconds`, from a pool of users, in turn. */
 export async function openLoopCase(context: BenchContext, knobs: CapacityKnobs): Promise<OpenLoopFigures> {
   const service = await startSingleService(context, oneToolCall(TOOL.name, TOOL.args, knobs.modelDelayMs), {
     role: 'all',
@@ -45,7 +48,9 @@ export async function openLoopCase(context: BenchContext, knobs: CapacityKnobs):
     const users = await createUsers(admin, knobs.conversations, context);
     const total = Math.round(knobs.rate * knobs.seconds);
     context.progress(`capacity open loop: ${knobs.rate}/s for ${knobs.seconds} s (${total} conversations)`);
-    const free = [...users];
+    // Each user may have CONVERSATIONS_PER_USER going (far below every per-user cap), so arrivals do not
+    // wait for the service: a pool of 500 takes 40/s even when each conversation lasts 60 s.
+    const free = users.flatMap((user) => Array.from({ length: CONVERSATIONS_PER_USER }, () => user));
     const waiting: ((user: BenchApi) => void)[] = [];
     const takeUser = () =>
       free.length > 0 ? Promise.resolve(free.shift()!) : new Promise<BenchApi>((r) => waiting.push(r));

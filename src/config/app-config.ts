@@ -179,6 +179,8 @@ export class AppConfig {
     readonly workerConcurrency: number;
     /** Runs of one user in flight (running or being cancelled) at once, over every worker. */
     readonly maxInFlightPerUser: number;
+    /** Above this event loop delay (p99, ms) a worker takes no more runs until it keeps up; 0: never. */
+    readonly maxLoopDelayMs: number;
     /** Message deltas are batched into one event per this many milliseconds. */
     readonly eventFlushMs: number;
     readonly sseHeartbeatSeconds: number;

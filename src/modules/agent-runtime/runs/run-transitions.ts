@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config.js';
 import { retryOnConflict } from '../../../database/transient-conflict.js';
@@ -107,6 +107,8 @@ function subagentEvent(runId: string, threadId: string, slug: string, status: Ru
  */
 @Injectable()
 export class RunTransitions {
+  private readonly logger = new Logger(RunTransitions.name);
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly store: RunStore,
@@ -155,7 +157,10 @@ export class RunTransitions {
     };
   }
 
-  /** `claim` under a new lease: the run as it is now, in one statement with its event. */
+  /**
+   * `claim` under a new lease: the run as it is now, in one statement with its event, under its user's
+   * slot lock (`user-run-slots.ts`); `held` when the user is at the in-flight cap.
+   */
   async claim(runId: string, leaseToken: string): Promise<ClaimResult> {
     const claimed = await this.store.claim(
       runId,
@@ -415,9 +420,22 @@ export class RunTransitions {
     return { runId: parentId, events: await this.store.appendEvents(parentId, events, manager), queued };
   }
 
-  /** The held runs of the user of run `runId`, which left flight, that its free slots let go. */
+  /**
+   * The held runs of the user of run `runId`, which left flight, that its free slots let go. A failure
+   * loses nothing (the transition has committed): the reconciler dispatches a held run once its user
+   * has a free slot.
+   */
   private async dispatchHeld(runId: string): Promise<void> {
-    const released = await this.store.releaseHeldRuns(runId, this.config.runtime.maxInFlightPerUser);
+    let released: QueuedRun[];
+    try {
+      released = await this.store.releaseHeldRuns(runId, this.config.runtime.maxInFlightPerUser);
+    } catch (error) {
+      this.logger.warn(
+        { run_id: runId, err: (error as Error).message },
+        'held runs not let go; the reconciler will',
+      );
+      return;
+    }
     for (const held of released) await this.dispatcher.dispatch(held);
   }
 

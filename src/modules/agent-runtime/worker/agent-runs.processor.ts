@@ -11,6 +11,7 @@ import { ActiveRuns } from './active-runs.js';
 import { RunCancelSignals } from './run-cancel-signals.js';
 import { RunExecutor } from './run-executor.js';
 import { RunLogContext } from './run-log-context.js';
+import { WorkerLoadGate } from './worker-load-gate.js';
 import { RunTransitions } from '../runs/run-transitions.js';
 
 /** Time kept back from the shutdown grace period to hand unfinished runs back. */
@@ -28,6 +29,7 @@ export class AgentRunsProcessor
   implements OnApplicationBootstrap, BeforeApplicationShutdown
 {
   private readonly logger = new Logger(AgentRunsProcessor.name);
+  private loadGate: WorkerLoadGate | null = null;
 
   constructor(
     private readonly executor: RunExecutor,
@@ -43,7 +45,19 @@ export class AgentRunsProcessor
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.worker.concurrency = this.config.runtime.workerConcurrency;
+    const { workerConcurrency } = this.config.runtime;
+    this.worker.concurrency = workerConcurrency;
+    // While the process is CPU-bound it keeps the runs it has and takes no more (`WorkerLoadGate`).
+    this.loadGate = new WorkerLoadGate(this.config.runtime.maxLoopDelayMs, (open, changed) => {
+      // Closed, the slots shrink to the runs still going, so a run that ends frees no slot.
+      this.worker.concurrency = open ? workerConcurrency : Math.max(1, this.active.size);
+      if (changed)
+        this.logger.debug(
+          { concurrency: this.worker.concurrency },
+          open ? 'taking runs again' : 'CPU-bound: holding',
+        );
+    });
+    this.loadGate.start();
     // A cancel request fires BullMQ's abort signal of the job executing the run, if it runs here.
     await this.cancelSignals.listen((runId) => this.worker.cancelJob(runId, 'cancel'));
     await this.checkpointer.ready();
@@ -82,6 +96,7 @@ export class AgentRunsProcessor
 
   /** Stop taking runs, let active ones finish within the grace period, then hand the rest back. */
   async beforeApplicationShutdown(): Promise<void> {
+    this.loadGate?.stop();
     await this.worker.pause(true).catch(() => undefined);
     const graceMs = this.config.runtime.shutdownGraceSeconds * 1000;
     await this.active.idle(Math.max(0, graceMs - RELEASE_MARGIN_MS));
