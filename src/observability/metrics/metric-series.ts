@@ -50,6 +50,11 @@ export function createSeries(registry: Registry, queueDepths: () => Promise<Queu
       help: 'Runs this process is executing now.',
       registers,
     }),
+    workerHolding: new Gauge({
+      name: name('worker_holding'),
+      help: '1 while this worker takes no new runs because its event loop lags (RUN_WORKER_MAX_LOOP_DELAY_MS).',
+      registers,
+    }),
     toolCalls: new Counter({
       name: name('tool_calls_total'),
       help: 'Tool calls, by tool, its source and how the call ended.',

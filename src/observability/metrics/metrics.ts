@@ -58,6 +58,11 @@ export class Metrics {
     this.series.activeRuns.set(count);
   }
 
+  /** Whether this worker holds (takes no new runs while CPU-bound, `WorkerLoadGate`). */
+  workerHolding(holding: boolean): void {
+    this.series.workerHolding.set(holding ? 1 : 0);
+  }
+
   /**
    * A run's final status was committed (once per run). `durationSeconds` from its first claim, when
    * the process ending it knows it (null for a run cancelled while queued or waiting, or recovered).

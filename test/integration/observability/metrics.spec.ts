@@ -82,6 +82,7 @@ describe('Prometheus metrics of an APP_ROLE=all process', () => {
         'yuxi_run_duration_seconds',
         'yuxi_run_queue_wait_seconds',
         'yuxi_runs_active',
+        'yuxi_worker_holding',
         'yuxi_tool_calls_total',
         'yuxi_tool_call_duration_seconds',
         'yuxi_model_calls_total',

@@ -3,6 +3,7 @@ import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nest
 import { context } from '@opentelemetry/api';
 import type { Job } from 'bullmq';
 import { AppConfig } from '../../../config/app-config.js';
+import { Metrics } from '../../../observability/metrics/index.js';
 import { ConsumersGate } from '../../../queue/consumers-gate.js';
 import { Checkpointer } from '../graph/checkpointer.js';
 import { AGENT_RUNS_QUEUE, agentRunJobSchema } from '../queue/agent-runs.queue.js';
@@ -40,6 +41,7 @@ export class AgentRunsProcessor
     private readonly logContext: RunLogContext,
     private readonly gate: ConsumersGate,
     private readonly transitions: RunTransitions,
+    private readonly metrics: Metrics,
   ) {
     super();
   }
@@ -51,6 +53,7 @@ export class AgentRunsProcessor
     this.loadGate = new WorkerLoadGate(this.config.runtime.maxLoopDelayMs, (open, changed) => {
       // Closed, the slots shrink to the runs still going, so a run that ends frees no slot.
       this.worker.concurrency = open ? workerConcurrency : Math.max(1, this.active.size);
+      this.metrics.workerHolding(!open);
       if (changed)
         this.logger.debug(
           { concurrency: this.worker.concurrency },
