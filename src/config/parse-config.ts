@@ -120,7 +120,7 @@ const schema = z.object({
   RUN_MAX_ATTEMPTS: integer(3, 1, 20),
   RUN_WORKER_CONCURRENCY: integer(derivedWorkerConcurrency(), 1, 5000),
   RUN_MAX_IN_FLIGHT_PER_USER: integer(20, 1, 100_000),
-  RUN_WORKER_MAX_LOOP_DELAY_MS: integer(250, 0, 60_000),
+  RUN_WORKER_MAX_LOOP_DELAY_MS: integer(1000, 0, 60_000),
   RUN_EVENT_FLUSH_MS: integer(50, 0, 5000),
   SSE_HEARTBEAT_SECONDS: integer(15, 1, 300),
   SSE_MAX_STREAMS_PER_USER: integer(20, 1, 10_000),

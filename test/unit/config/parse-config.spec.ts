@@ -35,7 +35,7 @@ describe('parseConfig', () => {
       maxAttempts: 3,
       workerConcurrency: derivedWorkerConcurrency(),
       maxInFlightPerUser: 20,
-      maxLoopDelayMs: 250,
+      maxLoopDelayMs: 1000,
       eventFlushMs: 50,
       sseHeartbeatSeconds: 15,
       sseMaxStreamsPerUser: 20,
