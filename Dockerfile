@@ -8,6 +8,7 @@ RUN npm ci --no-audit --no-fund
 COPY nest-cli.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY migrations ./migrations
+COPY console ./console
 RUN npm run build
 
 # --- runtime: production dependencies and the compiled output only -------------------------------------

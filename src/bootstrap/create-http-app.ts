@@ -14,6 +14,7 @@ import { createValidationPipe } from '../common/validation/validation.pipe.js';
 import { KNOWLEDGE_MCP_PATH } from '../modules/knowledge/index.js';
 import { METRICS_ROUTE } from '../observability/metrics/index.js';
 import { ConsumersGate } from '../queue/consumers-gate.js';
+import { defaultConsoleDir, serveConsole } from './serve-console.js';
 import { setupSwagger } from './swagger.js';
 
 /**
@@ -42,6 +43,8 @@ export async function createHttpApp(
   app.use(singleValuedQuery);
   app.use(storableUrl);
   app.use(requestContextMiddleware);
+  const consoleFiles = serveConsole(defaultConsoleDir());
+  if (consoleFiles) app.use(consoleFiles);
   // The builtin knowledge MCP endpoint speaks MCP, not the REST API: it lives at `/mcp/knowledge`; a
   // Prometheus scraper asks `/metrics`.
   app.setGlobalPrefix('api', {

@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DomainError } from '../../../common/errors/index.js';
+import { installationDir } from '../../../common/installation/index.js';
 import { buildSkillPackage, type SkillPackage } from '../package/skill-package.js';
 import { isSkillSlug } from '../package/skill-slug.js';
 import { readSkillFiles } from '../storage/skill-files.js';
@@ -14,16 +14,9 @@ export class InvalidBuiltinSkillError extends Error {
   }
 }
 
-/** `skills/builtin` of this installation: the folder holding `package.json`, above this file (src or dist). */
+/** `skills/builtin` of this installation. */
 export function defaultBuiltinSkillsDir(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const parent = dirname(dir);
-    if (parent === dir)
-      throw new Error('cannot find the installation folder (no package.json above the code)');
-    dir = parent;
-  }
-  return join(dir, 'skills', 'builtin');
+  return join(installationDir(), 'skills', 'builtin');
 }
 
 /**

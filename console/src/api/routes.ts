@@ -1,0 +1,56 @@
+import { api } from './client';
+import type {
+  Agent,
+  Answers,
+  Artifact,
+  Decision,
+  Page,
+  Run,
+  RunCreated,
+  Thread,
+  ThreadMessage,
+  ThreadState,
+  ThreadUsage,
+  TokenAnswer,
+  User,
+  WaitingPoint,
+} from './types';
+
+const id = (value: string) => encodeURIComponent(value);
+
+/**
+ * Every API route the console calls, in one place. `test/unit/console/console-routes.spec.ts` checks
+ * each of them against the service's OpenAPI document.
+ */
+export const routes = {
+  signIn: (username: string, password: string) =>
+    api.post<TokenAnswer>('/api/auth/token', { username, password }),
+  me: () => api.get<User>('/api/auth/me'),
+  agents: () => api.get<Page<Agent>>('/api/agents', { limit: 200 }),
+  threads: (cursor?: string) => api.get<Page<Thread>>('/api/threads', { limit: 50, cursor }),
+  createThread: (agentSlug: string, title: string) =>
+    api.post<Thread>('/api/threads', { agent_slug: agentSlug, title }),
+  thread: (threadId: string) => api.get<Thread>(`/api/threads/${id(threadId)}`),
+  renameThread: (threadId: string, title: string) =>
+    api.patch<Thread>(`/api/threads/${id(threadId)}`, { title }),
+  deleteThread: (threadId: string) => api.delete(`/api/threads/${id(threadId)}`),
+  messages: (threadId: string, cursor?: string) =>
+    api.get<Page<ThreadMessage>>(`/api/threads/${id(threadId)}/messages`, { limit: 200, cursor }),
+  threadState: (threadId: string) => api.get<ThreadState>(`/api/threads/${id(threadId)}/state`),
+  threadUsage: (threadId: string) => api.get<ThreadUsage>(`/api/threads/${id(threadId)}/usage`),
+  artifacts: (threadId: string) =>
+    api.get<Page<Artifact>>(`/api/threads/${id(threadId)}/artifacts`, { limit: 200 }),
+  upload: (threadId: string, file: File) =>
+    api.upload<{ path: string }>(`/api/threads/${id(threadId)}/files`, file),
+  download: (threadId: string, path: string) => api.fetchRaw(`/api/threads/${id(threadId)}/files`, { path }),
+  startRun: (threadId: string, input: string, requestId: string) =>
+    api.post<RunCreated>(`/api/threads/${id(threadId)}/runs`, { input, request_id: requestId }),
+  run: (runId: string) => api.get<Run>(`/api/runs/${id(runId)}`),
+  runEventsPath: (runId: string) => `/api/runs/${id(runId)}/events`,
+  cancelRun: (runId: string) => api.post<Run>(`/api/runs/${id(runId)}/cancel`),
+  waitingPoint: (runId: string) => api.get<WaitingPoint>(`/api/runs/${id(runId)}/waiting-point`),
+  answer: (runId: string, answers: Answers, requestId: string) =>
+    api.post<WaitingPoint>(`/api/runs/${id(runId)}/answers`, { answers, request_id: requestId }),
+  decide: (runId: string, decisions: Record<string, Decision>, requestId: string) =>
+    api.post<WaitingPoint>(`/api/runs/${id(runId)}/approvals`, { decisions, request_id: requestId }),
+};

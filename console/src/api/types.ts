@@ -1,0 +1,142 @@
+/** The shapes of the API answers the console reads (field names as the API sends them). */
+
+export type Role = 'user' | 'admin' | 'superadmin';
+
+export interface User {
+  id: string;
+  username: string;
+  role: Role;
+  department_id: string | null;
+}
+
+export interface TokenAnswer {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  user: User;
+}
+
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+export interface Agent {
+  slug: string;
+  name: string;
+  description: string | null;
+  is_subagent: boolean;
+}
+
+export interface Thread {
+  id: string;
+  agent_slug: string;
+  title: string | null;
+  workdir: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ToolCallRef {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export interface ThreadMessage {
+  id: string;
+  run_id: string | null;
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+  tool_calls?: ToolCallRef[];
+  tool_call_id?: string;
+  name?: string;
+  created_at: string;
+}
+
+export type RunStatus =
+  'queued' | 'running' | 'waiting' | 'cancel_requested' | 'completed' | 'failed' | 'cancelled';
+
+export const FINAL_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'cancelled'];
+
+export interface TokenUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+}
+
+export interface Run {
+  id: string;
+  thread_id: string;
+  agent_slug: string;
+  status: RunStatus;
+  error?: { code: string; message: string } | null;
+  token_usage: TokenUsage & { total_tokens: number };
+}
+
+export interface RunCreated {
+  run_id: string;
+  status: RunStatus;
+  queue_position: number;
+  stream_url: string;
+}
+
+export interface QuestionOption {
+  label: string;
+  value: string;
+  description?: string;
+}
+
+export interface Question {
+  question_id: string;
+  question: string;
+  options?: QuestionOption[];
+  multi_select: boolean;
+  allow_other: boolean;
+  tool_call_id: string;
+}
+
+export interface ApprovalRequest {
+  tool_call_id: string;
+  name: string;
+  args: Record<string, unknown>;
+  source: 'builtin' | 'mcp' | 'skill';
+  server?: string;
+  reason: string;
+  args_schema?: Record<string, unknown>;
+}
+
+export interface WaitingPoint {
+  id: string;
+  run_id: string;
+  kind: 'questions' | 'approval';
+  questions: Question[];
+  approvals?: ApprovalRequest[];
+  status: 'open' | 'answered' | 'cancelled';
+}
+
+export interface ThreadState {
+  active_run: { id: string; status: RunStatus } | null;
+  waiting_point?: WaitingPoint | null;
+  artifacts: Artifact[];
+}
+
+export interface Artifact {
+  path: string;
+  run_id: string;
+  created_at: string;
+}
+
+export interface ThreadUsage {
+  total: TokenUsage & { calls: number };
+  by_model: (TokenUsage & { model: string; calls: number })[];
+}
+
+export type Answers = Record<string, string | string[]>;
+
+export interface Decision {
+  decision: 'approve' | 'reject' | 'edit';
+  args?: Record<string, unknown>;
+  message?: string;
+  remember?: 'once' | 'thread';
+}

@@ -1,0 +1,26 @@
+import { createPinia } from 'pinia';
+import { createApp } from 'vue';
+import App from './App.vue';
+import { api } from './api/client';
+import { useSession } from './auth/session';
+import { i18n } from './i18n';
+import { router } from './router';
+import './styles/tokens.css';
+import './styles/base.css';
+
+const app = createApp(App);
+app.use(createPinia());
+app.use(i18n);
+app.use(router);
+
+// The token expired or was revoked: back to sign-in, then to the page the user was on.
+api.onUnauthorized = () => {
+  useSession().signOut();
+  const here = router.currentRoute.value;
+  if (here.name !== 'sign-in') {
+    void router.push({ name: 'sign-in', query: { redirect: here.fullPath, expired: '1' } });
+  }
+};
+
+document.documentElement.lang = i18n.global.locale.value;
+app.mount('#app');

@@ -1,0 +1,47 @@
+import DOMPurify from 'dompurify';
+import { Marked, type Tokens } from 'marked';
+
+/** The fence language the `html-preview` skill writes: its HTML is shown rendered, in a sandboxed frame. */
+export const HTML_PREVIEW_LANGUAGE = 'html:preview';
+
+export interface RenderedMarkdown {
+  /** Sanitized HTML: safe to insert with `v-html`. */
+  html: string;
+  /** The HTML of each `html:preview` fence; its placeholder is `<div data-html-preview="<index>">`. */
+  previews: string[];
+}
+
+const purifier = DOMPurify();
+// Every link leaves the console in a new tab without telling the target where it came from.
+purifier.addHook('afterSanitizeAttributes', (node) => {
+  if (node.tagName === 'A' && node.hasAttribute('href')) {
+    node.setAttribute('target', '_blank');
+    node.setAttribute('rel', 'noopener noreferrer nofollow');
+  }
+});
+
+/**
+ * Model output as HTML that cannot run anything: Markdown through marked, then DOMPurify (scripts, event
+ * handlers, `javascript:` URLs, SVG scripts, forms and frames are removed). `html:preview` fences become
+ * placeholders, filled by the caller with sandboxed frames.
+ */
+export function renderMarkdown(text: string): RenderedMarkdown {
+  const previews: string[] = [];
+  const marked = new Marked({ gfm: true, breaks: true, async: false });
+  marked.use({
+    renderer: {
+      code(token: Tokens.Code) {
+        if (token.lang?.trim() !== HTML_PREVIEW_LANGUAGE) return false;
+        previews.push(token.text);
+        return `<div data-html-preview="${previews.length - 1}" class="html-preview"></div>`;
+      },
+    },
+  });
+  const raw = marked.parse(text) as string;
+  const html = purifier.sanitize(raw, {
+    FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed'],
+    FORBID_ATTR: ['style'],
+    ADD_ATTR: ['target'],
+  });
+  return { html, previews };
+}

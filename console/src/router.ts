@@ -1,0 +1,30 @@
+import { createRouter, createWebHistory } from 'vue-router';
+import { useSession } from './auth/session';
+
+export const router = createRouter({
+  history: createWebHistory(),
+  routes: [
+    { path: '/', redirect: '/chat' },
+    { path: '/sign-in', name: 'sign-in', component: () => import('./pages/sign-in/SignInPage.vue') },
+    {
+      path: '/chat/:threadId?',
+      name: 'chat',
+      component: () => import('./pages/chat/ChatPage.vue'),
+      meta: { signedIn: true },
+    },
+    { path: '/:rest(.*)*', name: 'not-found', component: () => import('./pages/NotFoundPage.vue') },
+  ],
+});
+
+/** A page that needs a session sends the visitor to sign in first, then back where they were going. */
+router.beforeEach((to) => {
+  if (to.meta.signedIn && !useSession().signedIn) {
+    return { name: 'sign-in', query: { redirect: to.fullPath } };
+  }
+  return true;
+});
+
+/** Only a path of this console is a place to go back to after signing in (never another origin). */
+export function safeRedirect(value: unknown): string {
+  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') ? value : '/chat';
+}

@@ -1,0 +1,1 @@
+export { installationDir } from './installation-dir.js';
