@@ -34,6 +34,8 @@ export const useChat = defineStore('chat', () => {
   const loading = ref(false);
   const stream = shallowRef<RunStream | null>(null);
   let cache: RunEventCache | null = null;
+  // A reload or a closed tab must not lose the events still waiting for the batched write.
+  window.addEventListener('pagehide', () => cache?.flush());
 
   async function loadAgents(): Promise<void> {
     const page = await routes.agents();
@@ -102,6 +104,11 @@ export const useChat = defineStore('chat', () => {
     cache = new RunEventCache(runId);
     for (const event of cache.stored) applyRunEvent(items.value, view, event);
     const ownCache = cache;
+    // What the kept events say is waiting (this run, or a subagent of it asking for a decision).
+    if (view.waitingKind) void loadWaitingPoint(runId);
+    for (const item of items.value)
+      if (item.kind === 'subagent' && item.runId === runId && item.status === 'waiting')
+        void loadWaitingPoint(item.childRunId);
     const follower = new RunStream({
       url: routes.runEventsPath(runId),
       headers: () => api.authHeaders(),
@@ -123,7 +130,17 @@ export const useChat = defineStore('chat', () => {
     ownCache.add(event);
     applyRunEvent(items.value, view, event);
     if (event.type === 'waiting') void loadWaitingPoint(view.runId);
-    if (event.type === 'status' && view.status !== 'waiting') waitingPoint.value = null;
+    // A subagent that needs a decision is answered at its own run id.
+    if (event.type === 'subagent' && event.payload.status === 'waiting')
+      void loadWaitingPoint(String(event.payload.run_id));
+    if (event.type === 'status' && view.status !== 'waiting' && waitingPoint.value?.run_id === view.runId)
+      waitingPoint.value = null;
+    if (
+      event.type === 'subagent' &&
+      event.payload.status !== 'waiting' &&
+      waitingPoint.value?.run_id === event.payload.run_id
+    )
+      waitingPoint.value = null;
     if (event.type === 'artifacts') {
       for (const path of (event.payload.paths ?? []) as string[]) {
         if (!artifacts.value.some((file) => file.path === path))
@@ -137,8 +154,9 @@ export const useChat = defineStore('chat', () => {
   }
 
   async function loadWaitingPoint(runId: string): Promise<void> {
+    const following = stream.value;
     const point = await routes.waitingPoint(runId);
-    if (run.value?.runId === runId && point.status === 'open') waitingPoint.value = point;
+    if (stream.value === following && point.status === 'open') waitingPoint.value = point;
   }
 
   async function refreshUsage(): Promise<void> {

@@ -99,6 +99,10 @@ export function applyRunEvent(items: TimelineItem[], run: RunView, event: RunEve
       return;
     }
     case 'message': {
+      // A reply made only of tool calls has no text: no empty bubble for it.
+      const content = asText(p.content);
+      if (!content && !items.some((item) => item.kind === 'assistant' && item.key === String(p.message_id)))
+        return;
       const item = assistantItem(items, event.run_id, String(p.message_id));
       item.text = asText(p.content);
       item.streaming = false;

@@ -1,0 +1,119 @@
+import { readFile } from 'node:fs/promises';
+import type { BrowserContext, Page } from 'playwright-core';
+import { ChatPage } from '../support/browser/chat-page';
+import {
+  collectPageErrors,
+  newContext,
+  signIn,
+  startConsoleApp,
+  type ConsoleApp,
+} from '../support/browser/console-browser';
+import { auth, newThread, waitForStatus } from '../support/runs/run-helpers';
+import { workdirFile } from '../support/runs/workdir-files';
+import type { TestUser } from '../support/test-app';
+
+describe('console: files, uploads and cancelling', () => {
+  let app: ConsoleApp;
+  let user: TestUser;
+  let context: BrowserContext;
+  let page: Page;
+  let chat: ChatPage;
+  let errors: string[];
+
+  beforeAll(async () => {
+    app = await startConsoleApp();
+    user = await app.ctx.newUser();
+  }, 60_000);
+
+  afterAll(() => app.close());
+
+  beforeEach(async () => {
+    app.fake.clearScript();
+    context = await newContext(app);
+    page = await context.newPage();
+    chat = new ChatPage(page);
+    errors = collectPageErrors(page);
+  });
+
+  afterEach(async () => {
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+
+  it('lists a presented file, previews it and downloads exactly its bytes', async () => {
+    const { slug } = await app.ctx.newAgent(user, { config: { tools: ['write_file', 'present_artifacts'] } });
+    const threadId = await newThread(app.ctx, user, slug);
+    const report = '# Quarterly report\n\nRevenue went **up**.\n';
+    app.fake.script(
+      {
+        toolCalls: [{ id: 'call_w', name: 'write_file', args: { file_path: 'report.md', content: report } }],
+      },
+      {
+        toolCalls: [
+          {
+            id: 'call_p',
+            name: 'present_artifacts',
+            args: { filepaths: [`/home/gem/user-data/workdir/t-${threadId}/report.md`] },
+          },
+        ],
+      },
+      { text: 'Here is the report.' },
+    );
+    await signIn(page, user, `/chat/${threadId}`);
+    await chat.send('Write the report');
+    await chat.waitForAnswer('Here is the report.');
+
+    await page.getByRole('button', { name: 'Preview report.md' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.getByRole('heading', { name: 'Quarterly report' }).count()).toBe(1);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download report.md' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('report.md');
+    expect(await readFile(await download.path(), 'utf8')).toBe(report);
+
+    // After a reload the file is still listed (read from the thread's artifacts).
+    await page.reload();
+    await page.getByRole('button', { name: 'Download report.md' }).waitFor();
+  });
+
+  it('uploads a file into the folder of the conversation', async () => {
+    const { slug } = await app.ctx.newAgent(user);
+    const threadId = await newThread(app.ctx, user, slug);
+    await signIn(page, user, `/chat/${threadId}`);
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('uploaded from the console'),
+    });
+    await page.getByText(`Uploaded /home/gem/user-data/workdir/t-${threadId}/notes.txt`).waitFor();
+    expect(await readFile(workdirFile(app.ctx, user.id, threadId, 'notes.txt'), 'utf8')).toBe(
+      'uploaded from the console',
+    );
+  });
+
+  it('cancels a running run from the page', async () => {
+    const { slug } = await app.ctx.newAgent(user);
+    const threadId = await newThread(app.ctx, user, slug);
+    app.fake.script({ text: 'never shown' });
+    const held = app.fake.holdNext();
+    await signIn(page, user, `/chat/${threadId}`);
+    await chat.send('Take your time');
+    await held.arrived;
+    await page.getByRole('button', { name: 'Cancel run' }).click();
+    const state = await app.ctx.http.get(`/api/threads/${threadId}/state`).set(auth(user));
+    const runId = (state.body.active_run?.id ?? null) as string | null;
+    held.release();
+    await page.getByRole('button', { name: 'Cancel run' }).waitFor({ state: 'detached' });
+    if (runId) expect(await waitForStatus(app.ctx, runId, (s) => s === 'cancelled')).toBe('cancelled');
+    const runs = await app.ctx.dataSource.query<{ status: string }[]>(
+      'SELECT status FROM runs WHERE thread_id = $1',
+      [threadId],
+    );
+    expect(runs.map((run) => run.status)).toEqual(['cancelled']);
+    expect(await page.getByText('never shown').count()).toBe(0);
+  });
+});
