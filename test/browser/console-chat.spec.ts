@@ -43,7 +43,7 @@ describe('console chat in a browser', () => {
   /** The server side of every run event stream the browser opens, in order. */
   function eventStreams(): { headers: Record<string, unknown>; socket: Socket }[] {
     const seen: { headers: Record<string, unknown>; socket: Socket }[] = [];
-    const server = app.ctx.app.getHttpServer() as Server;
+    const server = app.ctx.app.getHttpServer();
     const onRequest = (req: IncomingMessage) => {
       if (/\/api\/runs\/[^/]+\/events/.test(req.url ?? ''))
         seen.push({ headers: req.headers, socket: req.socket });
