@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 import { ChatPage } from '../support/browser/chat-page';
