@@ -132,6 +132,45 @@ describe('console chat in a browser', () => {
     expect(Number(streams[1].headers['last-event-id'])).toBeGreaterThan(3);
   });
 
+  it('sends with Enter and starts a new line with Shift+Enter', async () => {
+    await app.ctx.newAgent(user, { name: 'Typist' });
+    app.fake.script({ text: 'Two lines received.' });
+    await signIn(page, user);
+    await pickAgent('Typist');
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.click();
+    await page.keyboard.type('line one');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('line two');
+    expect(await box.inputValue()).toBe('line one\nline two');
+    await page.keyboard.press('Enter');
+    await page.getByText('Two lines received.').waitFor();
+    expect(await box.inputValue()).toBe('');
+    const sent = app.fake.requests
+      .at(-1)!
+      .body.messages.filter((m) => m.role === 'user')
+      .at(-1);
+    expect(sent?.content).toBe('line one\nline two');
+  });
+
+  it('speaks Simplified Chinese to a browser that asks for it', async () => {
+    const zh = await newContext(app, { locale: 'zh-CN' });
+    const zhPage = await zh.newPage();
+    await zhPage.goto('/sign-in');
+    await zhPage.getByRole('button', { name: '登录' }).waitFor();
+    expect(await zhPage.getAttribute('html', 'lang')).toBe('zh-CN');
+    await zhPage.getByLabel('用户名').fill(user.username);
+    await zhPage.getByLabel('密码').fill(user.password);
+    await zhPage.getByRole('button', { name: '登录' }).click();
+    await zhPage.getByRole('button', { name: '发送' }).waitFor();
+    // The user switches to English: the choice is kept for the next visit.
+    await zhPage.getByRole('combobox', { name: '语言' }).selectOption('en');
+    await zhPage.getByRole('button', { name: 'Send' }).waitFor();
+    await zhPage.reload();
+    await zhPage.getByRole('button', { name: 'Send' }).waitFor();
+    await zh.close();
+  });
+
   it('renders hostile model output without running any of it', async () => {
     await app.ctx.newAgent(user, { name: 'Hostile' });
     const hostile = [
