@@ -73,6 +73,9 @@ describe('console chat in a browser', () => {
     const threads = await app.ctx.http.get('/api/threads').set({ authorization: `Bearer ${user.token}` });
     expect(threads.body.items[0]).toMatchObject({ agent_slug: slug, title: 'What is in my folder?' });
     expect(page.url()).toContain(`/chat/${threads.body.items[0].id}`);
+    // The fake model reports 11 prompt and 7 completion tokens per call: two calls.
+    await page.getByText('22 in · 14 out tokens').waitFor();
+    await page.getByText('This conversation: 36 tokens in 2 model calls').waitFor();
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
@@ -180,6 +183,7 @@ describe('console chat in a browser', () => {
       '<a href="JaVaScRiPt:window.__pwned=5">second</a>',
       '<iframe src="javascript:window.top.__pwned=6"></iframe>',
       '<form action="/api/auth/token"><button>go</button></form>',
+      '```html:preview\n<h1>Preview heading</h1><script>window.top.__pwned = 7; document.title = "ran"</script>\n```',
       'The end.',
     ].join('\n\n');
     app.fake.script({ text: hostile });
@@ -191,16 +195,30 @@ describe('console chat in a browser', () => {
       .getByText('click me')
       .click()
       .catch(() => undefined);
+    // The html:preview block is rendered in a frame with an empty sandbox: shown, never run.
+    const frame = page.locator('.assistant-bubble iframe');
+    expect(await frame.getAttribute('sandbox')).toBe('');
+    await page
+      .frameLocator('.assistant-bubble iframe')
+      .getByRole('heading', { name: 'Preview heading' })
+      .waitFor();
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
     const bubble = page.locator('.assistant-bubble').last();
-    expect(await bubble.locator('[onerror], [onload], script, iframe, form').count()).toBe(0);
+    expect(
+      await bubble
+        .locator('[onerror], [onload], script, iframe[src], iframe:not([sandbox=""]), form')
+        .count(),
+    ).toBe(0);
     for (const href of await bubble
       .locator('a')
       .evaluateAll((links) => links.map((a) => a.getAttribute('href'))))
       expect(String(href)).not.toMatch(/^\s*javascript:/i);
-    // Chromium reports the CSP's refusal of inline handlers even while DOMPurify parses the markup in an
-    // inert document: nothing ran (asserted above); any other error fails the test.
-    expect(errors.filter((error) => !error.includes('Executing inline event handler violates'))).toEqual([]);
+    // The refusals are reported: the CSP's (Chromium checks inline handlers even while DOMPurify parses
+    // the markup in an inert document) and the preview frame's sandbox. Nothing ran (asserted above); any
+    // other error fails the test.
+    const refusals = ['Executing inline event handler violates', "the 'allow-scripts' permission is not set"];
+    expect(errors.filter((error) => !refusals.some((refusal) => error.includes(refusal)))).toEqual([]);
+    expect(errors.some((error) => error.includes("the 'allow-scripts' permission is not set"))).toBe(true);
   });
 });
 
