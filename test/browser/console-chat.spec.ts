@@ -1,41 +1,17 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ChatPage } from '../support/browser/chat-page';
-import {
-  collectPageErrors,
-  newContext,
-  signIn,
-  startConsoleApp,
-  type ConsoleApp,
-} from '../support/browser/console-browser';
+import { newContext, signIn, type ConsoleApp } from '../support/browser/console-browser';
+import { consoleSuite } from '../support/browser/console-suite';
 import type { TestUser } from '../support/test-app';
 
 describe('console chat in a browser', () => {
-  let app: ConsoleApp;
-  let user: TestUser;
-  let context: BrowserContext;
-  let page: Page;
-  let errors: string[];
-
-  beforeAll(async () => {
-    app = await startConsoleApp();
-    user = await app.ctx.newUser();
-  }, 60_000);
-
-  afterAll(() => app.close());
-
-  beforeEach(async () => {
-    app.fake.clearScript();
-    context = await newContext(app);
-    page = await context.newPage();
-    errors = collectPageErrors(page);
-  });
-
-  afterEach(async () => {
-    for (const undo of afterThis.splice(0)) undo();
-    await context.close();
-  });
+  const suite = consoleSuite({ allowPageErrors: true });
+  let app: ConsoleApp, user: TestUser, page: Page, errors: string[];
+  const afterThis: (() => void)[] = [];
+  beforeEach(() => ({ app, user, page, errors } = suite));
+  afterEach(() => afterThis.splice(0).forEach((undo) => undo()));
 
   const pickAgent = (name: string) => new ChatPage(page).pickAgent(name);
   const send = (text: string) => new ChatPage(page).send(text);
@@ -52,7 +28,6 @@ describe('console chat in a browser', () => {
     afterThis.push(() => server.off('request', onRequest));
     return seen;
   }
-  const afterThis: (() => void)[] = [];
 
   it('signs in, streams an answer with a tool call, and signs out', async () => {
     const { slug } = await app.ctx.newAgent(user, { name: 'Lister', config: { tools: ['ls'] } });

@@ -1,44 +1,16 @@
 import { readFile } from 'node:fs/promises';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ChatPage } from '../support/browser/chat-page';
-import {
-  collectPageErrors,
-  newContext,
-  signIn,
-  startConsoleApp,
-  type ConsoleApp,
-} from '../support/browser/console-browser';
+import { signIn, type ConsoleApp } from '../support/browser/console-browser';
+import { consoleSuite } from '../support/browser/console-suite';
 import { auth, newThread, waitForStatus } from '../support/runs/run-helpers';
 import { workdirFile } from '../support/runs/workdir-files';
 import type { TestUser } from '../support/test-app';
 
 describe('console: files, uploads and cancelling', () => {
-  let app: ConsoleApp;
-  let user: TestUser;
-  let context: BrowserContext;
-  let page: Page;
-  let chat: ChatPage;
-  let errors: string[];
-
-  beforeAll(async () => {
-    app = await startConsoleApp();
-    user = await app.ctx.newUser();
-  }, 60_000);
-
-  afterAll(() => app.close());
-
-  beforeEach(async () => {
-    app.fake.clearScript();
-    context = await newContext(app);
-    page = await context.newPage();
-    chat = new ChatPage(page);
-    errors = collectPageErrors(page);
-  });
-
-  afterEach(async () => {
-    await context.close();
-    expect(errors).toEqual([]);
-  });
+  const suite = consoleSuite();
+  let app: ConsoleApp, user: TestUser, page: Page, chat: ChatPage;
+  beforeEach(() => ({ app, user, page, chat } = suite));
 
   it('lists a presented file, previews it and downloads exactly its bytes', async () => {
     const { slug } = await app.ctx.newAgent(user, { config: { tools: ['write_file', 'present_artifacts'] } });
@@ -65,7 +37,7 @@ describe('console: files, uploads and cancelling', () => {
 
     await page.getByRole('button', { name: 'Preview report.md' }).click();
     const dialog = page.getByRole('dialog');
-    expect(await dialog.getByRole('heading', { name: 'Quarterly report' }).count()).toBe(1);
+    await dialog.getByRole('heading', { name: 'Quarterly report' }).waitFor();
     await dialog.getByRole('button', { name: 'Close' }).click();
 
     const [download] = await Promise.all([

@@ -1,13 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ChatPage } from '../support/browser/chat-page';
-import {
-  collectPageErrors,
-  newContext,
-  signIn,
-  startConsoleApp,
-  type ConsoleApp,
-} from '../support/browser/console-browser';
+import { signIn, type ConsoleApp } from '../support/browser/console-browser';
+import { consoleSuite } from '../support/browser/console-suite';
 import { auth, waitForStatus, isTerminal } from '../support/runs/run-helpers';
 import { workdirFile } from '../support/runs/workdir-files';
 import { SubagentScripts } from '../support/subagents/subagent-runtime';
@@ -15,32 +10,9 @@ import { call, parentTurns, toolMessages } from '../support/subagents/subagent-s
 import type { TestUser } from '../support/test-app';
 
 describe('console: questions and tool approvals', () => {
-  let app: ConsoleApp;
-  let user: TestUser;
-  let context: BrowserContext;
-  let page: Page;
-  let chat: ChatPage;
-  let errors: string[];
-
-  beforeAll(async () => {
-    app = await startConsoleApp();
-    user = await app.ctx.newUser();
-  }, 60_000);
-
-  afterAll(() => app.close());
-
-  beforeEach(async () => {
-    app.fake.clearScript();
-    context = await newContext(app);
-    page = await context.newPage();
-    chat = new ChatPage(page);
-    errors = collectPageErrors(page);
-  });
-
-  afterEach(async () => {
-    await context.close();
-    expect(errors).toEqual([]);
-  });
+  const suite = consoleSuite();
+  let app: ConsoleApp, user: TestUser, page: Page, chat: ChatPage;
+  beforeEach(() => ({ app, user, page, chat } = suite));
 
   async function latestRun(threadId: string): Promise<{ id: string; status: string }> {
     const state = await app.ctx.http.get(`/api/threads/${threadId}/state`).set(auth(user));

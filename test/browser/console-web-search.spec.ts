@@ -1,12 +1,7 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ChatPage } from '../support/browser/chat-page';
-import {
-  collectPageErrors,
-  newContext,
-  signIn,
-  startConsoleApp,
-  type ConsoleApp,
-} from '../support/browser/console-browser';
+import { signIn, type ConsoleApp } from '../support/browser/console-browser';
+import { consoleSuite } from '../support/browser/console-suite';
 import { startFakeTavily, type FakeVendor } from '../support/web-search/fake-vendors';
 import { TAVILY_RESULTS } from '../support/web-search/fixtures';
 import type { TestUser } from '../support/test-app';
@@ -16,42 +11,26 @@ describe('console: web search results', () => {
   const KEY = 'tvly-console-test';
   const results: Record<string, unknown>[] = [];
   let tavily: FakeVendor;
-  let app: ConsoleApp;
-  let user: TestUser;
-  let context: BrowserContext;
-  let page: Page;
-  let chat: ChatPage;
-  let errors: string[];
-
   beforeAll(async () => {
     tavily = await startFakeTavily(KEY, { results, pages: {} });
-    app = await startConsoleApp({
+  });
+  afterAll(() => tavily.close());
+
+  const suite = consoleSuite({
+    environment: () => ({
       ALLOW_PRIVATE_NETWORK_TARGETS: '127.0.0.1',
       TAVILY_API_KEY: KEY,
       TAVILY_BASE_URL: tavily.baseUrl,
-    });
-    user = await app.ctx.newUser();
-    await app.ctx.newAgent(user, { name: 'Searcher', config: { tools: ['web_search'] } });
-  }, 60_000);
-
-  afterAll(async () => {
-    await app.close();
-    await tavily.close();
+    }),
   });
-
-  beforeEach(async () => {
-    app.fake.clearScript();
+  let app: ConsoleApp, user: TestUser, page: Page, chat: ChatPage;
+  beforeAll(() =>
+    suite.app.ctx.newAgent(suite.user, { name: 'Searcher', config: { tools: ['web_search'] } }),
+  );
+  beforeEach(() => {
+    ({ app, user, page, chat } = suite);
     tavily.reset();
     results.splice(0);
-    context = await newContext(app);
-    page = await context.newPage();
-    chat = new ChatPage(page);
-    errors = collectPageErrors(page);
-  });
-
-  afterEach(async () => {
-    await context.close();
-    expect(errors).toEqual([]);
   });
 
   async function search(callId: string): Promise<ReturnType<ChatPage['toolCard']>> {

@@ -83,6 +83,7 @@ export const en = {
     invalidJson: 'This is not valid JSON: {error}',
     notObject: 'The arguments must be a JSON object.',
     missingField: 'Missing required field "{field}".',
+    wrongType: 'The field "{field}" must be {expected}.',
     submit: 'Send decisions',
     rememberThread: 'Allow this tool for the rest of the conversation',
   },

@@ -83,6 +83,7 @@ export const zhCN: Messages = {
     invalidJson: '不是有效的 JSON：{error}',
     notObject: '参数必须是 JSON 对象。',
     missingField: '缺少必填字段 "{field}"。',
+    wrongType: '字段 "{field}" 必须是 {expected}。',
     submit: '提交决定',
     rememberThread: '在本对话中不再询问此工具',
   },

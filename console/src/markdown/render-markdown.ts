@@ -12,11 +12,20 @@ export interface RenderedMarkdown {
 }
 
 const purifier = DOMPurify();
-// Every link leaves the console in a new tab without telling the target where it came from.
+const HTML_NAMESPACE = 'http://www.w3.org/1999/xhtml';
+// Every link leaves the console in a new tab without telling the target where it came from. Only HTML
+// `<a>` and `<area>` may link: an SVG or MathML element loses its `href`, and no element keeps a
+// `target` of its own (`_top` would take the console's tab).
 purifier.addHook('afterSanitizeAttributes', (node) => {
-  if (node.tagName === 'A' && node.hasAttribute('href')) {
+  const name = node.nodeName.toLowerCase();
+  const html = node.namespaceURI === HTML_NAMESPACE;
+  node.removeAttribute('target');
+  if (html && (name === 'a' || name === 'area') && node.hasAttribute('href')) {
     node.setAttribute('target', '_blank');
     node.setAttribute('rel', 'noopener noreferrer nofollow');
+  } else if (!html) {
+    node.removeAttribute('href');
+    node.removeAttribute('xlink:href');
   }
 });
 
