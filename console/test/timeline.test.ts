@@ -274,6 +274,49 @@ function message(fields: Partial<ThreadMessage> & Pick<ThreadMessage, 'id' | 'ro
   return { run_id: RUN, content: '', created_at: '2025-01-01T00:00:00.000Z', ...fields };
 }
 
+describe('applyRunEvent: calls waiting on the user', () => {
+  it('marks the calls of an approval point as awaiting a decision until the run goes on', () => {
+    const { items } = fold(
+      numbered([
+        ['tool_call', { tool_call_id: 'c1', name: 'write_file', args: {} }],
+        ['tool_call', { tool_call_id: 'c2', name: 'ls', args: {} }],
+        [
+          'waiting',
+          { kind: 'approval', tool_call_id: 'c1', approvals: [{ tool_call_id: 'c1', name: 'write_file' }] },
+        ],
+        ['status', { status: 'waiting' }],
+      ]),
+    );
+    const tools = items.filter((item) => item.kind === 'tool');
+    expect(tools.map((item) => [item.callId, item.awaiting])).toEqual([
+      ['c1', 'decision'],
+      ['c2', undefined],
+    ]);
+    const resumed = fold(numbered([['status', { status: 'queued' }]]), items);
+    expect(resumed.items.filter((item) => item.kind === 'tool').map((item) => item.awaiting)).toEqual([
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('marks the question call as awaiting an answer, and clears it with its result', () => {
+    const { items } = fold(
+      numbered([
+        ['tool_call', { tool_call_id: 'q1', name: 'ask_user_question', args: {} }],
+        ['waiting', { kind: 'questions', tool_call_id: 'q1', questions: [] }],
+      ]),
+    );
+    expect(items.find((item) => item.kind === 'tool')).toMatchObject({ awaiting: 'answer' });
+    fold(
+      numbered([
+        ['tool_result', { tool_call_id: 'q1', name: 'ask_user_question', content: '{}', is_error: false }],
+      ]),
+      items,
+    );
+    expect(items.find((item) => item.kind === 'tool')).not.toHaveProperty('awaiting');
+  });
+});
+
 describe('itemsFromMessages', () => {
   const messages: ThreadMessage[] = [
     message({ id: 'u1', role: 'user', content: 'Find and read it.', run_id: null }),

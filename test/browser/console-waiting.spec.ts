@@ -113,6 +113,7 @@ describe('console: questions and tool approvals', () => {
 
     const form = page.locator('form.approval-form');
     await form.getByText('write_file', { exact: true }).waitFor();
+    await chat.toolCard('call_ok').getByText('Waiting for your decision').waitFor();
     const send = form.getByRole('button', { name: 'Send decisions' });
     expect(await send.isDisabled()).toBe(true);
     await form.getByRole('button', { name: 'Approve' }).click();

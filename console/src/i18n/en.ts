@@ -55,6 +55,8 @@ export const en = {
     unavailable: '{name} is unavailable for this run ({reason}).',
   },
   tool: {
+    awaitingDecision: 'Waiting for your decision',
+    awaitingAnswer: 'Waiting for your answer',
     call: 'Tool call',
     arguments: 'Arguments',
     result: 'Result',

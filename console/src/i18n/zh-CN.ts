@@ -55,6 +55,8 @@ export const zhCN: Messages = {
     unavailable: '{name} 在本次运行中不可用（{reason}）。',
   },
   tool: {
+    awaitingDecision: '等待你的决定',
+    awaitingAnswer: '等待你的回答',
     call: '工具调用',
     arguments: '参数',
     result: '结果',

@@ -18,6 +18,8 @@ export type TimelineItem =
       name: string;
       args: Record<string, unknown>;
       result: ToolResult | null;
+      /** The run waits on the user before this call runs (its approval) or ends (its questions). */
+      awaiting?: 'decision' | 'answer';
     }
   | { kind: 'subagent'; key: string; runId: string; childRunId: string; slug: string; status: string }
   | {
@@ -88,7 +90,11 @@ export function applyRunEvent(items: TimelineItem[], run: RunView, event: RunEve
     case 'status':
     case 'done': {
       run.status = p.status as RunStatus;
-      if (run.status !== 'waiting') run.waitingKind = null;
+      if (run.status !== 'waiting') {
+        run.waitingKind = null;
+        for (const item of items)
+          if (item.kind === 'tool' && item.runId === event.run_id) delete item.awaiting;
+      }
       if (event.type === 'done')
         for (const item of items) if (item.kind === 'assistant') item.streaming = false;
       return;
@@ -122,11 +128,22 @@ export function applyRunEvent(items: TimelineItem[], run: RunView, event: RunEve
         item = findTool(items, callId)!;
       }
       item.result = { content: asText(p.content), isError: p.is_error === true };
+      delete item.awaiting;
       return;
     }
-    case 'waiting':
+    case 'waiting': {
       run.waitingKind = p.kind === 'approval' ? 'approval' : 'questions';
+      const approvals = Array.isArray(p.approvals) ? (p.approvals as { tool_call_id?: unknown }[]) : [];
+      const ids =
+        run.waitingKind === 'approval'
+          ? approvals.map((a) => String(a.tool_call_id))
+          : [String(p.tool_call_id)];
+      for (const id of ids) {
+        const item = findTool(items, id);
+        if (item && !item.result) item.awaiting = run.waitingKind === 'approval' ? 'decision' : 'answer';
+      }
       return;
+    }
     case 'artifacts':
       for (const path of (p.paths ?? []) as string[])
         if (!run.artifacts.includes(path)) run.artifacts.push(path);
