@@ -7,7 +7,7 @@ import { auth, newThread, waitForStatus } from '../support/runs/run-helpers';
 import { workdirFile } from '../support/runs/workdir-files';
 import type { TestUser } from '../support/test-app';
 
-describe('console: files, uploads and cancelling', () => {
+describe('console: conversations, files, uploads and cancelling', () => {
   const suite = consoleSuite();
   let app: ConsoleApp, user: TestUser, page: Page, chat: ChatPage;
   beforeEach(() => ({ app, user, page, chat } = suite));
@@ -65,6 +65,43 @@ describe('console: files, uploads and cancelling', () => {
     expect(await readFile(workdirFile(app.ctx, user.id, threadId, 'notes.txt'), 'utf8')).toBe(
       'uploaded from the console',
     );
+  });
+
+  it('renames and deletes a conversation, and refuses to delete one whose run is going', async () => {
+    const { slug } = await app.ctx.newAgent(user, { name: 'Renamer' });
+    const created = await app.ctx.http
+      .post('/api/threads')
+      .set(auth(user))
+      .send({ agent_slug: slug, title: 'Draft title' });
+    const threadId = created.body.id as string;
+    await signIn(page, user, `/chat/${threadId}`);
+    await page.getByRole('button', { name: 'Rename: Draft title' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Title' }).fill('Budget 2027');
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('link', { name: 'Budget 2027' }).waitFor();
+    await page.getByRole('heading', { name: 'Budget 2027' }).waitFor();
+    const renamed = await app.ctx.http.get(`/api/threads/${threadId}`).set(auth(user));
+    expect(renamed.body.title).toBe('Budget 2027');
+
+    // A run in progress: the service refuses the delete and the page says what to do.
+    app.fake.script({ text: 'finally' });
+    const held = app.fake.holdNext();
+    await chat.send('Hold on');
+    await held.arrived;
+    await page.getByRole('button', { name: 'Delete: Budget 2027' }).click();
+    await page.getByRole('tooltip').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('This conversation has a run in progress: cancel it first.').waitFor();
+    held.release();
+    await chat.waitForAnswer('finally');
+    await page.getByRole('button', { name: 'Cancel run' }).waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Delete: Budget 2027' }).click();
+    await page.getByRole('tooltip').getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('link', { name: 'Budget 2027' }).waitFor({ state: 'detached' });
+    expect(new URL(page.url()).pathname).toBe('/chat');
+    const gone = await app.ctx.http.get(`/api/threads/${threadId}`).set(auth(user));
+    expect(gone.status).toBe(404);
   });
 
   it('cancels a running run from the page', async () => {
