@@ -56,7 +56,12 @@ describe('console: conversations, files, uploads and cancelling', () => {
     const { slug } = await app.ctx.newAgent(user);
     const threadId = await newThread(app.ctx, user, slug);
     await signIn(page, user, `/chat/${threadId}`);
-    await page.locator('input[type=file]').setInputFiles({
+    // As a person does it: the Attach button (enabled once the conversation is loaded) opens the chooser.
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('button', { name: 'Attach a file' }).click(),
+    ]);
+    await chooser.setFiles({
       name: 'notes.txt',
       mimeType: 'text/plain',
       buffer: Buffer.from('uploaded from the console'),
