@@ -2,7 +2,7 @@ import { createPinia } from 'pinia';
 import { createApp } from 'vue';
 import App from './App.vue';
 import { api } from './api/client';
-import { useSession } from './auth/session';
+import { endSession } from './auth/end-session';
 import { i18n } from './i18n';
 import { router } from './router';
 import './styles/tokens.css';
@@ -15,7 +15,7 @@ app.use(router);
 
 // The token expired or was revoked: back to sign-in, then to the page the user was on.
 api.onUnauthorized = () => {
-  useSession().signOut();
+  endSession();
   const here = router.currentRoute.value;
   if (here.name !== 'sign-in') {
     void router.push({ name: 'sign-in', query: { redirect: here.fullPath, expired: '1' } });

@@ -23,6 +23,18 @@ afterEach(() => {
 });
 
 describe('RunEventCache', () => {
+  it('drops the kept events of every run at once, and nothing else', () => {
+    for (const run of ['run-1', 'run-2']) {
+      const cache = new RunEventCache(run);
+      cache.add({ ...event(1), run_id: run });
+      cache.flush();
+    }
+    sessionStorage.setItem('yuxi.session', 'kept');
+    RunEventCache.clearAll();
+    expect(Object.keys(sessionStorage)).toEqual(['yuxi.session']);
+    expect(new RunEventCache('run-2').stored).toEqual([]);
+  });
+
   it('starts empty for a run it has never seen', () => {
     expect(new RunEventCache('run-1').stored).toEqual([]);
   });

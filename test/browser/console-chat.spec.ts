@@ -54,7 +54,13 @@ describe('console chat in a browser', () => {
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    expect(await page.evaluate("sessionStorage.getItem('yuxi.session')")).toBeNull();
+    // Nothing of the user is left in the tab's storage (vue-router keeps its scroll positions there).
+    expect(await page.evaluate('Object.keys(sessionStorage)')).toEqual(['vue-router:scroll']);
+    // The next user of this tab sees nothing of the first one.
+    const next = await app.ctx.newUser();
+    await signIn(page, next);
+    await page.getByText('No conversations yet.', { exact: false }).waitFor();
+    expect(await page.getByRole('link', { name: 'What is in my folder?' }).count()).toBe(0);
     expect(errors).toEqual([]);
   });
 

@@ -49,6 +49,12 @@ export class RunEventCache {
     this.storage.removeItem(PREFIX + this.runId);
   }
 
+  /** Drops every run's kept events (at sign-out: they belong to the user who leaves). */
+  static clearAll(storage: Storage = sessionStorage): void {
+    const keys = Array.from({ length: storage.length }, (_, index) => storage.key(index));
+    for (const key of keys) if (key?.startsWith(PREFIX)) storage.removeItem(key);
+  }
+
   private static read(runId: string, storage: Storage): RunEvent[] {
     try {
       const parsed = JSON.parse(storage.getItem(PREFIX + runId) ?? '[]') as unknown;

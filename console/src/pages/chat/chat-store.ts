@@ -183,6 +183,12 @@ export const useChat = defineStore('chat', () => {
     waitingPoint.value = null;
   }
 
+  /** Uploads a file into the open conversation's folder; returns the path agents see. */
+  async function upload(file: File): Promise<string> {
+    if (!thread.value) throw new Error('no conversation is open');
+    return (await routes.upload(thread.value.id, file)).path;
+  }
+
   async function rename(threadId: string, title: string): Promise<void> {
     const renamed = await routes.renameThread(threadId, title);
     threads.value = threads.value.map((item) => (item.id === threadId ? renamed : item));
@@ -193,6 +199,20 @@ export const useChat = defineStore('chat', () => {
     await routes.deleteThread(threadId);
     threads.value = threads.value.filter((item) => item.id !== threadId);
     if (thread.value?.id === threadId) await open(null);
+  }
+
+  /** Forgets everything of the user who signed out (the next one starts clean in the same tab). */
+  function clear(): void {
+    stopFollowing();
+    agents.value = [];
+    agentSlug.value = null;
+    threads.value = [];
+    thread.value = null;
+    items.value = [];
+    run.value = null;
+    waitingPoint.value = null;
+    usage.value = null;
+    artifacts.value = [];
   }
 
   function stopFollowing(): void {
@@ -221,9 +241,11 @@ export const useChat = defineStore('chat', () => {
     cancel,
     answer,
     decide,
+    upload,
     rename,
     remove,
     stopFollowing,
+    clear,
   };
 });
 
