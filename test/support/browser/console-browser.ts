@@ -56,6 +56,8 @@ export async function newContext(
     colorScheme: options.dark ? 'dark' : 'light',
     locale: options.locale ?? 'en-US',
     acceptDownloads: true,
+    // No transitions: a screenshot or a contrast check never catches a colour halfway.
+    reducedMotion: 'reduce',
   });
   // Well under Jest's test timeout, so a wait that fails names what it waited for.
   context.setDefaultTimeout(10_000);
