@@ -9,8 +9,8 @@ import type { TestUser } from '../support/test-app';
 
 describe('console: conversations, files, uploads and cancelling', () => {
   const suite = consoleSuite();
-  let app: ConsoleApp, user: TestUser, page: Page, chat: ChatPage;
-  beforeEach(() => ({ app, user, page, chat } = suite));
+  let app: ConsoleApp, user: TestUser, page: Page, chat: ChatPage, errors: string[];
+  beforeEach(() => ({ app, user, page, chat, errors } = suite));
 
   it('lists a presented file, previews it and downloads exactly its bytes', async () => {
     const { slug } = await app.ctx.newAgent(user, { config: { tools: ['write_file', 'present_artifacts'] } });
@@ -50,6 +50,57 @@ describe('console: conversations, files, uploads and cancelling', () => {
     // After a reload the file is still listed (read from the thread's artifacts).
     await page.reload();
     await page.getByRole('button', { name: 'Download report.md' }).waitFor();
+  });
+
+  it('previews an image and an HTML page, the page in a frame that runs nothing', async () => {
+    const { slug } = await app.ctx.newAgent(user, { config: { tools: ['write_file', 'present_artifacts'] } });
+    const threadId = await newThread(app.ctx, user, slug);
+    // A 1×1 PNG, uploaded as a user would.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const uploaded = await app.ctx.http
+      .post(`/api/threads/${threadId}/files`)
+      .set(auth(user))
+      .attach('file', png, 'dot.png');
+    const page_ = '<h1>Status page</h1><script>window.top.__pwned = 1</script>';
+    app.fake.script(
+      {
+        toolCalls: [{ id: 'call_h', name: 'write_file', args: { file_path: 'status.html', content: page_ } }],
+      },
+      {
+        toolCalls: [
+          {
+            id: 'call_a',
+            name: 'present_artifacts',
+            args: {
+              filepaths: [uploaded.body.path, `/home/gem/user-data/workdir/t-${threadId}/status.html`],
+            },
+          },
+        ],
+      },
+      { text: 'Both files are ready.' },
+    );
+    await signIn(page, user, `/chat/${threadId}`);
+    await chat.send('Show me the files');
+    await chat.waitForAnswer('Both files are ready.');
+
+    await page.getByRole('button', { name: 'Preview dot.png' }).click();
+    const image = page.getByRole('dialog').getByRole('img', { name: 'dot.png' });
+    await image.waitFor();
+    expect(await image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(1);
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+
+    await page.getByRole('button', { name: 'Preview status.html' }).click();
+    const frame = page.getByRole('dialog').locator('iframe');
+    expect(await frame.getAttribute('sandbox')).toBe('');
+    await page.frameLocator('[role=dialog] iframe').getByRole('heading', { name: 'Status page' }).waitFor();
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    // The sandbox's refusal of the page's script is reported; it is the one error expected here.
+    const refusal = errors.findIndex((error) => error.includes("the 'allow-scripts' permission is not set"));
+    expect(refusal).toBeGreaterThanOrEqual(0);
+    errors.splice(refusal, 1);
   });
 
   it('uploads a file into the folder of the conversation', async () => {
