@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Question } from '../src/api/types';
 import { buildAnswers, emptyDraft, type QuestionDraft } from '../src/pages/chat/question-answers';
-
-function question(id: string, fields: Partial<Question> = {}): Question {
-  return {
-    question_id: id,
-    question: `Question ${id}?`,
-    multi_select: false,
-    allow_other: false,
-    tool_call_id: 'call-1',
-    ...fields,
-  };
-}
+import { question } from './questions.fixture';
 
 const options = [
   { label: 'Red', value: 'red' },

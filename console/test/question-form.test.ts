@@ -4,6 +4,7 @@ import { createI18n } from 'vue-i18n';
 import type { Answers, Question } from '../src/api/types';
 import { en } from '../src/i18n/en';
 import QuestionForm from '../src/pages/chat/QuestionForm.vue';
+import { question } from './questions.fixture';
 
 enableAutoUnmount(afterEach);
 
@@ -12,17 +13,6 @@ const options = [
   { label: 'Green', value: 'green' },
   { label: 'Blue', value: 'blue' },
 ];
-
-function question(id: string, fields: Partial<Question> = {}): Question {
-  return {
-    question_id: id,
-    question: `Question ${id}?`,
-    multi_select: false,
-    allow_other: false,
-    tool_call_id: 'call-1',
-    ...fields,
-  };
-}
 
 function mountForm(questions: Question[], props: { busy?: boolean; error?: string | null } = {}) {
   const i18n = createI18n({ legacy: false, locale: 'en', messages: { en } });
