@@ -273,7 +273,7 @@ describe('renderMarkdown: html:preview fences', () => {
   it('replaces an html:preview fence with a placeholder and returns its HTML in previews, not inlined', () => {
     const page = '<h1>Report</h1>\n<script>alert(1)</script>';
     const { html, previews } = renderMarkdown(`Before\n\n\`\`\`html:preview\n${page}\n\`\`\`\n\nAfter`);
-    expect(previews).toEqual([page]);
+    expect(previews).toEqual(['<h1>Report</h1>\n']);
     const root = mount(html);
     const slots = root.querySelectorAll<HTMLElement>('[data-html-preview]');
     expect(slots).toHaveLength(1);
@@ -284,6 +284,25 @@ describe('renderMarkdown: html:preview fences', () => {
     expect(root.querySelector('pre')).toBeNull();
     expect(root.textContent).toContain('Before');
     expect(root.textContent).toContain('After');
+  });
+
+  it('keeps a preview static: styles stay, scripts, handlers, forms, frames and external links go', () => {
+    const fragment = [
+      '<style>.card { display: grid; }</style>',
+      '<div class="card" style="color: #123">Revenue <b>+4%</b></div>',
+      '<img src="x" onerror="alert(1)">',
+      '<script>alert(2)</script>',
+      '<form action="/api/auth/token"><input name="u"><button>go</button></form>',
+      '<iframe src="https://evil.example"></iframe>',
+      '<link rel="stylesheet" href="https://evil.example/x.css">',
+      '<a href="javascript:alert(3)">x</a>',
+    ].join('');
+    const [preview] = renderMarkdown(`\`\`\`html:preview\n${fragment}\n\`\`\``).previews;
+    const root = mount(preview);
+    expect(root.querySelector('style')?.textContent).toBe('.card { display: grid; }');
+    expect(root.querySelector('.card')?.getAttribute('style')).toBe('color: #123');
+    expect(root.querySelectorAll('script, form, input, button, iframe, link, [onerror]')).toHaveLength(0);
+    expect(root.querySelector('a')?.getAttribute('href') ?? '').not.toMatch(/javascript:/i);
   });
 
   it('numbers several previews in order', () => {

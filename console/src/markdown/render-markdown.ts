@@ -7,7 +7,10 @@ export const HTML_PREVIEW_LANGUAGE = 'html:preview';
 export interface RenderedMarkdown {
   /** Sanitized HTML: safe to insert with `v-html`. */
   html: string;
-  /** The HTML of each `html:preview` fence; its placeholder is `<div data-html-preview="<index>">`. */
+  /**
+   * The HTML of each `html:preview` fence, sanitized (static markup and styles only); its placeholder is
+   * `<div data-html-preview="<index>">`.
+   */
   previews: string[];
 }
 
@@ -41,7 +44,7 @@ export function renderMarkdown(text: string): RenderedMarkdown {
     renderer: {
       code(token: Tokens.Code) {
         if (token.lang?.trim() !== HTML_PREVIEW_LANGUAGE) return false;
-        previews.push(token.text);
+        previews.push(sanitizePreview(token.text));
         return `<div data-html-preview="${previews.length - 1}" class="html-preview"></div>`;
       },
     },
@@ -53,4 +56,29 @@ export function renderMarkdown(text: string): RenderedMarkdown {
     ADD_ATTR: ['target'],
   });
   return { html, previews };
+}
+
+/**
+ * An `html:preview` fragment as the `html-preview` skill promises it is shown: static markup with its
+ * inline styles and `<style>` element, nothing that runs, submits or loads a frame. The frame it is shown
+ * in has an empty sandbox too.
+ */
+function sanitizePreview(fragment: string): string {
+  return purifier.sanitize(fragment, {
+    FORCE_BODY: true,
+    ADD_TAGS: ['style'],
+    FORBID_TAGS: [
+      'form',
+      'input',
+      'button',
+      'textarea',
+      'select',
+      'iframe',
+      'object',
+      'embed',
+      'link',
+      'meta',
+      'base',
+    ],
+  });
 }
