@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Page } from 'playwright-core';
 import { ChatPage } from '../support/browser/chat-page';
-import { newContext, signIn, type ConsoleApp } from '../support/browser/console-browser';
+import { browserContext, signIn, type ConsoleApp } from '../support/browser/console-browser';
 import { consoleSuite } from '../support/browser/console-suite';
 import type { TestUser } from '../support/test-app';
 
@@ -138,7 +138,7 @@ describe('console chat in a browser', () => {
   });
 
   it('speaks Simplified Chinese to a browser that asks for it', async () => {
-    const zh = await newContext(app, { locale: 'zh-CN' });
+    const zh = await browserContext(app, { locale: 'zh-CN' });
     const zhPage = await zh.newPage();
     await zhPage.goto('/sign-in');
     await zhPage.getByRole('button', { name: '登录' }).waitFor();

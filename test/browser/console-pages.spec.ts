@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import {
   collectPageErrors,
-  newContext,
+  browserContext,
   screenshot,
   seriousA11yViolations,
   signIn,
@@ -52,7 +52,7 @@ describe('console pages: every width and theme, accessibility, sign-in flows', (
     for (const width of WIDTHS) {
       const theme = dark ? 'dark' : 'light';
       it(`sign-in, chat and not-found pages at ${width} px in the ${theme} theme`, async () => {
-        const context = await newContext(app, { width, dark });
+        const context = await browserContext(app, { width, dark });
         const page = await context.newPage();
         const errors = collectPageErrors(page);
         try {
@@ -79,7 +79,7 @@ describe('console pages: every width and theme, accessibility, sign-in flows', (
   }
 
   it('refuses a wrong password with a message and keeps the user on the sign-in page', async () => {
-    const context = await newContext(app);
+    const context = await browserContext(app);
     const page = await context.newPage();
     await page.goto('/chat');
     await page.getByLabel('Username').fill(user.username);
@@ -91,7 +91,7 @@ describe('console pages: every width and theme, accessibility, sign-in flows', (
   });
 
   it('sends a user whose session ended back to sign in, then to the page they were on', async () => {
-    const context = await newContext(app);
+    const context = await browserContext(app);
     const page = await context.newPage();
     await signIn(page, user, `/chat/${threadId}`);
     // The token is no longer accepted (as after a password change): the next call is a 401.
@@ -111,7 +111,7 @@ describe('console pages: every width and theme, accessibility, sign-in flows', (
   });
 
   it('never redirects after sign-in to another origin', async () => {
-    const context = await newContext(app);
+    const context = await browserContext(app);
     const page = await context.newPage();
     await signIn(page, user, '/sign-in?redirect=//evil.example/steal');
     expect(new URL(page.url()).origin).toBe(app.baseUrl);
@@ -133,7 +133,7 @@ describe('console without a chat model', () => {
   it('says plainly that no model is configured when a run fails for it', async () => {
     const user = await app.ctx.newUser();
     await app.ctx.newAgent(user, { name: 'Modelless' });
-    const context = await newContext(app);
+    const context = await browserContext(app);
     const page = await context.newPage();
     await signIn(page, user);
     await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Modelless' });

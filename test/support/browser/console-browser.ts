@@ -46,7 +46,7 @@ export async function startConsoleApp(overrides: Record<string, string> = {}): P
 }
 
 /** A fresh browser context (its own storage) in a theme and at a width. */
-export async function newContext(
+export async function browserContext(
   app: ConsoleApp,
   options: { width?: number; dark?: boolean; locale?: string } = {},
 ): Promise<BrowserContext> {

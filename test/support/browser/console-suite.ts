@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import type { TestUser } from '../test-app';
 import { ChatPage } from './chat-page';
-import { collectPageErrors, newContext, startConsoleApp, type ConsoleApp } from './console-browser';
+import { collectPageErrors, browserContext, startConsoleApp, type ConsoleApp } from './console-browser';
 
 export interface ConsoleSuite {
   readonly app: ConsoleApp;
@@ -37,7 +37,7 @@ export function consoleSuite(
 
   beforeEach(async () => {
     app.fake.clearScript();
-    context = await newContext(app);
+    context = await browserContext(app);
     page = await context.newPage();
     errors = collectPageErrors(page);
   });

@@ -29,8 +29,20 @@ function codeSpans(text: string): string[] {
 
 /** A span that names a file or folder of the repository: a path with a slash and no spaces or wildcards. */
 const FILE_LIKE = /^[\w.@-]+(\/[\w.@-]+)+\/?$/;
-/** Folders a doc may name a path relative to (`common/http/…` is `src/common/http/…`). */
-const BASES = ['', 'src/', 'src/modules/', 'src/common/', 'src/modules/agent-runtime/', 'test/'];
+/**
+ * Folders a doc may name a path relative to (`common/http/…` is `src/common/http/…`; the console's doc
+ * names its files from `console/` or `console/src/`).
+ */
+const BASES = [
+  '',
+  'src/',
+  'src/modules/',
+  'src/common/',
+  'src/modules/agent-runtime/',
+  'test/',
+  'console/',
+  'console/src/',
+];
 /** Virtual paths of the product (what agents see) and generated or runtime paths, not repository files. */
 const NOT_REPOSITORY = [
   /^\/?home\/gem\//,
@@ -58,13 +70,14 @@ const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').
 
 const sourceText = filesUnder('src', /\.ts$/)
   .concat(filesUnder('bench', /\.ts$/), filesUnder('test', /\.ts$/), filesUnder('scripts', /./))
+  .concat(filesUnder('console/src', /\.(ts|vue)$/))
   .concat(['.env.example', 'package.json', 'docker-compose.yml', 'eslint.config.mjs'])
   .filter((file) => existsSync(path.join(root, file)))
   .map((file) => withoutComments(read(file)))
   .join('\n');
 
-/** Classes of libraries the docs name when explaining a cost or a mechanism. */
-const LIBRARY_NAMES = new Set(['RunTree']);
+/** Classes of libraries or of the browser the docs name when explaining a cost or a mechanism. */
+const LIBRARY_NAMES = new Set(['RunTree', 'EventSource']);
 
 /** Code names in backticks: `PascalCase` classes and `UPPER_SNAKE` constants or variables. */
 function unknownNames(doc: string): string[] {
