@@ -89,7 +89,8 @@ describe('console: conversations, files, uploads and cancelling', () => {
     await page.getByRole('button', { name: 'Preview dot.png' }).click();
     const image = page.getByRole('dialog').getByRole('img', { name: 'dot.png' });
     await image.waitFor();
-    expect(await image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(1);
+    // Decoded: a 1-pixel-wide image (a broken one has no width).
+    await page.waitForFunction("document.querySelector('[role=dialog] img')?.naturalWidth === 1");
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
 
     await page.getByRole('button', { name: 'Preview status.html' }).click();
@@ -155,7 +156,7 @@ describe('console: conversations, files, uploads and cancelling', () => {
     await page.getByRole('button', { name: 'Delete: Budget 2027' }).click();
     await page.getByRole('tooltip').getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('link', { name: 'Budget 2027' }).waitFor({ state: 'detached' });
-    expect(new URL(page.url()).pathname).toBe('/chat');
+    await page.waitForURL((url) => url.pathname === '/chat');
     const gone = await app.ctx.http.get(`/api/threads/${threadId}`).set(auth(user));
     expect(gone.status).toBe(404);
   });
