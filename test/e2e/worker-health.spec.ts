@@ -116,7 +116,7 @@ describe('the worker process health listener', () => {
         },
       },
     });
-    expect(worker.stdout).toContain('agent-runs worker started');
+    await worker.printed('agent-runs worker started');
     expect(await probe(port, '/api/health/live')).toEqual({ status: 200, body: { status: 'ok' } });
     expect(await probe(port, '/api/health/ready?verbose=1')).toMatchObject({ status: 200 });
 

@@ -70,6 +70,19 @@ export class ServiceProcess {
   }
 
   /**
+   * Resolves once the process has written `text` to stdout: its logs reach the pipe asynchronously, so a
+   * line may arrive after the state it reports is already visible from outside.
+   */
+  async printed(text: string, timeoutMs = 10_000): Promise<void> {
+    const started = Date.now();
+    while (!this.stdout.includes(text)) {
+      if (Date.now() - started > timeoutMs)
+        throw new Error(`"${text}" not printed after ${timeoutMs} ms:\n${this.stdout.slice(-2000)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  /**
    * SIGTERM, then how the process ended. Nest re-raises the signal after its shutdown hooks, so a
    * graceful stop ends by SIGTERM; `graceful` says the last hook (`shutdown complete`) was logged.
    */

@@ -53,6 +53,7 @@ const NOT_REPOSITORY = [
   /^(application|text|multipart)\//,
   /^(owner|github\.com)\//,
   /^node_modules\//,
+  /^test-artifacts\//,
 ];
 
 function missingFiles(doc: string): string[] {
