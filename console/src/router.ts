@@ -12,6 +12,18 @@ export const router = createRouter({
       component: () => import('./pages/chat/ChatPage.vue'),
       meta: { signedIn: true },
     },
+    {
+      path: '/tools',
+      name: 'tools',
+      component: () => import('./pages/tools/ToolsPage.vue'),
+      meta: { signedIn: true },
+    },
+    {
+      path: '/api-keys',
+      name: 'api-keys',
+      component: () => import('./pages/api-keys/ApiKeysPage.vue'),
+      meta: { signedIn: true },
+    },
     { path: '/:rest(.*)*', name: 'not-found', component: () => import('./pages/NotFoundPage.vue') },
   ],
 });

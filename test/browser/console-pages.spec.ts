@@ -51,7 +51,7 @@ describe('console pages: every width and theme, accessibility, sign-in flows', (
   for (const dark of [false, true]) {
     for (const width of WIDTHS) {
       const theme = dark ? 'dark' : 'light';
-      it(`sign-in, chat and not-found pages at ${width} px in the ${theme} theme`, async () => {
+      it(`every page at ${width} px in the ${theme} theme`, async () => {
         const context = await browserContext(app, { width, dark });
         const page = await context.newPage();
         const errors = collectPageErrors(page);
@@ -67,6 +67,14 @@ describe('console pages: every width and theme, accessibility, sign-in flows', (
           await page.goto('/chat');
           await page.getByText('Send a message to start the conversation.').waitFor();
           await check(page, `chat-new-${width}-${theme}`, errors);
+
+          await page.goto('/tools');
+          await page.locator('[data-tool-id]').first().waitFor();
+          await check(page, `tools-${width}-${theme}`, errors);
+
+          await page.goto('/api-keys');
+          await page.getByRole('button', { name: 'Create key' }).waitFor();
+          await check(page, `api-keys-${width}-${theme}`, errors);
 
           await page.goto('/no/such/page');
           await page.getByRole('heading', { name: 'Page not found' }).waitFor();

@@ -1,6 +1,9 @@
 import { api } from './client';
 import type {
   Agent,
+  ApiKey,
+  CreatedApiKey,
+  Tool,
   Answers,
   Artifact,
   Decision,
@@ -51,6 +54,15 @@ export const routes = {
   waitingPoint: (runId: string) => api.get<WaitingPoint>(`/api/runs/${id(runId)}/waiting-point`),
   answer: (runId: string, answers: Answers, requestId: string) =>
     api.post<WaitingPoint>(`/api/runs/${id(runId)}/answers`, { answers, request_id: requestId }),
+  tools: () => api.get<{ items: Tool[] }>('/api/system/tools'),
+  apiKeys: (cursor?: string) => api.get<Page<ApiKey>>('/api/api-keys', { limit: 200, cursor }),
+  createApiKey: (name: string, expiresAt: string | null, requestId: string) =>
+    api.post<CreatedApiKey>('/api/api-keys', {
+      name,
+      ...(expiresAt ? { expires_at: expiresAt } : {}),
+      request_id: requestId,
+    }),
+  revokeApiKey: (keyId: string) => api.delete(`/api/api-keys/${id(keyId)}`),
   decide: (runId: string, decisions: Record<string, Decision>, requestId: string) =>
     api.post<WaitingPoint>(`/api/runs/${id(runId)}/approvals`, { decisions, request_id: requestId }),
 };

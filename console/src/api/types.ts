@@ -140,3 +140,37 @@ export interface Decision {
   message?: string;
   remember?: 'once' | 'thread';
 }
+
+export interface Tool {
+  id: string;
+  display_name: string;
+  description: string;
+  category: string;
+  tags: string[];
+  config_guide: string | null;
+  base: boolean;
+  side_effects: 'none' | 'workspace' | 'external' | 'execute';
+  available: boolean;
+  unavailable_reason: string | null;
+}
+
+export interface ApiKey {
+  id: string;
+  user_id: string;
+  name: string;
+  key_prefix: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+export interface CreatedApiKey {
+  id: string;
+  name: string;
+  key_prefix: string;
+  /** The secret: shown in this answer only. */
+  key: string;
+  expires_at: string | null;
+  created_at: string;
+}
