@@ -1,4 +1,14 @@
 import { createRouter, createWebHistory } from 'vue-router';
+import type { Role } from './api/types';
+
+declare module 'vue-router' {
+  interface RouteMeta {
+    /** The page needs a session. */
+    signedIn?: boolean;
+    /** The page needs at least this role: others see "not allowed" at the same address. */
+    role?: Role;
+  }
+}
 import { useSession } from './auth/session';
 
 export const router = createRouter({
@@ -23,6 +33,12 @@ export const router = createRouter({
       name: 'api-keys',
       component: () => import('./pages/api-keys/ApiKeysPage.vue'),
       meta: { signedIn: true },
+    },
+    {
+      path: '/users',
+      name: 'users',
+      component: () => import('./pages/users/UsersPage.vue'),
+      meta: { signedIn: true, role: 'admin' },
     },
     { path: '/:rest(.*)*', name: 'not-found', component: () => import('./pages/NotFoundPage.vue') },
   ],

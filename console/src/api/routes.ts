@@ -3,6 +3,9 @@ import type {
   Agent,
   ApiKey,
   CreatedApiKey,
+  Department,
+  ManagedUser,
+  Role,
   Tool,
   Answers,
   Artifact,
@@ -63,6 +66,12 @@ export const routes = {
       request_id: requestId,
     }),
   revokeApiKey: (keyId: string) => api.delete(`/api/api-keys/${id(keyId)}`),
+  users: (cursor?: string) => api.get<Page<ManagedUser>>('/api/users', { limit: 200, cursor }),
+  createUser: (body: { username: string; password: string; role: Role; department_id?: string }) =>
+    api.post<ManagedUser>('/api/users', body),
+  updateUser: (userId: string, body: { disabled?: boolean; role?: Role }) =>
+    api.patch<ManagedUser>(`/api/users/${id(userId)}`, body),
+  departments: () => api.get<Page<Department>>('/api/departments', { limit: 200 }),
   decide: (runId: string, decisions: Record<string, Decision>, requestId: string) =>
     api.post<WaitingPoint>(`/api/runs/${id(runId)}/approvals`, { decisions, request_id: requestId }),
 };

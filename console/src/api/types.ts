@@ -174,3 +174,18 @@ export interface CreatedApiKey {
   expires_at: string | null;
   created_at: string;
 }
+
+export interface ManagedUser {
+  id: string;
+  username: string;
+  role: Role;
+  department_id: string;
+  disabled: boolean;
+  created_at: string;
+}
+
+export interface Department {
+  id: string;
+  name: string;
+  description: string | null;
+}

@@ -69,7 +69,9 @@ export async function signIn(page: Page, user: TestUser, path = '/'): Promise<vo
   await page.getByLabel('Username').fill(user.username);
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('textbox', { name: 'Message' }).waitFor();
+  // Signed in: the header with its Sign out button, then the page asked for.
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await page.locator('#main > *').first().waitFor();
 }
 
 /**

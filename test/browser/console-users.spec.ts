@@ -1,0 +1,97 @@
+import type { Page } from 'playwright-core';
+import {
+  browserContext,
+  screenshot,
+  seriousA11yViolations,
+  signIn,
+  type ConsoleApp,
+} from '../support/browser/console-browser';
+import { consoleSuite } from '../support/browser/console-suite';
+import type { TestUser } from '../support/test-app';
+
+describe('console: users (admin) and what a normal user may open', () => {
+  const suite = consoleSuite();
+  let app: ConsoleApp, user: TestUser, page: Page;
+  let admin: TestUser;
+  beforeAll(async () => {
+    admin = await suite.app.ctx.newUser({ role: 'admin' });
+  });
+  beforeEach(() => ({ app, user, page } = suite));
+
+  it('lets an admin create a user, refuses a taken name, and disables and enables the account', async () => {
+    await signIn(page, admin);
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    await page.getByRole('textbox', { name: 'Username' }).fill('dana');
+    await page.getByLabel('Initial password').fill('a-long-password-1');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    await page.getByText('User dana created.').waitFor();
+    await page.locator('[data-username="dana"]').waitFor();
+    const login = await app.ctx.http
+      .post('/api/auth/token')
+      .send({ username: 'dana', password: 'a-long-password-1' });
+    expect(login.status).toBe(200);
+    const dana = { authorization: `Bearer ${login.body.access_token}` };
+
+    // The same name again: the service's refusal is shown, nothing is created.
+    await page.getByRole('textbox', { name: 'Username' }).fill('Dana');
+    await page.getByLabel('Initial password').fill('another-password-2');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    await page.getByRole('alert').filter({ hasText: /taken/i }).waitFor();
+    expect(await page.locator('[data-username="Dana"]').count()).toBe(0);
+
+    await page.getByRole('switch', { name: 'Account enabled: dana' }).click();
+    await page.locator('[data-username="dana"] [role=switch][aria-checked="false"]').waitFor();
+    const refused = await app.ctx.http.get('/api/auth/me').set(dana);
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('auth.account_disabled');
+    await page.getByRole('switch', { name: 'Account enabled: dana' }).click();
+    await page.locator('[data-username="dana"] [role=switch][aria-checked="true"]').waitFor();
+    const rows = await app.ctx.dataSource.query<{ disabled: boolean }[]>(
+      `SELECT disabled FROM users WHERE username = 'dana'`,
+    );
+    expect(rows).toEqual([{ disabled: false }]);
+  });
+
+  it('never shows a normal user the admin navigation; a deep link says "not allowed"', async () => {
+    const asked: string[] = [];
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    await signIn(page, user);
+    expect(await page.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    await page.goto('/users');
+    await page.getByRole('heading', { name: 'Not allowed' }).waitFor();
+    expect(asked).not.toContain('/api/users');
+    // The server decides too: the same call is refused.
+    const direct = await app.ctx.http.get('/api/users').set({ authorization: `Bearer ${user.token}` });
+    expect(direct.status).toBe(403);
+  });
+
+  for (const dark of [false, true]) {
+    it(`the users and not-allowed pages at every width in the ${dark ? 'dark' : 'light'} theme`, async () => {
+      const theme = dark ? 'dark' : 'light';
+      for (const width of [1440, 1024, 768, 375]) {
+        const context = await browserContext(app, { width, dark });
+        const adminPage = await context.newPage();
+        await signIn(adminPage, admin, '/users');
+        await adminPage.locator(`[data-username="${admin.username}"]`).waitFor();
+        await screenshot(adminPage, `users-${width}-${theme}`);
+        expect({ width, violations: await seriousA11yViolations(adminPage) }).toEqual({
+          width,
+          violations: [],
+        });
+        await context.close();
+
+        const userContext = await browserContext(app, { width, dark });
+        const userPage = await userContext.newPage();
+        await signIn(userPage, user, '/users');
+        await userPage.getByRole('heading', { name: 'Not allowed' }).waitFor();
+        await screenshot(userPage, `not-allowed-${width}-${theme}`);
+        expect({ width, violations: await seriousA11yViolations(userPage) }).toEqual({
+          width,
+          violations: [],
+        });
+        await userContext.close();
+      }
+    });
+  }
+});
