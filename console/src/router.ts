@@ -35,6 +35,12 @@ export const router = createRouter({
       meta: { signedIn: true },
     },
     {
+      path: '/usage',
+      name: 'usage',
+      component: () => import('./pages/usage/UsagePage.vue'),
+      meta: { signedIn: true },
+    },
+    {
       path: '/users',
       name: 'users',
       component: () => import('./pages/users/UsersPage.vue'),

@@ -47,12 +47,18 @@ describe('console: the tool catalog and API keys', () => {
     await page.getByText('Give the key a name.').waitFor();
 
     await page.getByRole('textbox', { name: 'Key name' }).fill('nightly report');
+    await page.getByLabel('Expires on (optional)').fill('2030-01-31');
     await page.getByRole('button', { name: 'Create key' }).click();
     const shown = await page.getByTestId('new-key').innerText();
     expect(shown).toMatch(/^yxk_[0-9a-f]{48}$/);
     await page.getByRole('button', { name: 'Copy key' }).click();
     await page.getByRole('button', { name: 'Copied' }).waitFor();
     expect(await page.evaluate('navigator.clipboard.readText()')).toBe(shown);
+    const listed = await app.ctx.http.get('/api/api-keys').set({ authorization: `Bearer ${user.token}` });
+    expect(listed.body.items[0]).toMatchObject({
+      name: 'nightly report',
+      expires_at: '2030-01-31T23:59:59.000Z',
+    });
     const me = await app.ctx.http.get('/api/auth/me').set({ authorization: `Bearer ${shown}` });
     expect(me.body.username).toBe(user.username);
 

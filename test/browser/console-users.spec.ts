@@ -7,9 +7,10 @@ import {
   type ConsoleApp,
 } from '../support/browser/console-browser';
 import { consoleSuite } from '../support/browser/console-suite';
+import { isTerminal, newThread, startRun, waitForStatus } from '../support/runs/run-helpers';
 import type { TestUser } from '../support/test-app';
 
-describe('console: users (admin) and what a normal user may open', () => {
+describe('console: users (admin), usage, and what a normal user may open', () => {
   const suite = consoleSuite();
   let app: ConsoleApp, user: TestUser, page: Page;
   let admin: TestUser;
@@ -66,8 +67,41 @@ describe('console: users (admin) and what a normal user may open', () => {
     expect(direct.status).toBe(403);
   });
 
+  it('shows the usage of the period by day and model, and to an admin by user name', async () => {
+    const { slug } = await app.ctx.newAgent(user, { name: 'Counter' });
+    app.fake.script({ text: 'counted' });
+    const threadId = await newThread(app.ctx, user, slug);
+    const run = await startRun(app.ctx, user, threadId, { input: 'count me' });
+    await waitForStatus(app.ctx, run.run_id, isTerminal);
+
+    await signIn(page, user, '/usage');
+    const today = new Date().toISOString().slice(0, 10);
+    const row = page.locator(`tr[data-key="${today}"]`);
+    await row.waitFor();
+    // The fake model reports 11 prompt and 7 completion tokens per call.
+    expect((await row.locator('td').allInnerTexts()).map((text) => text.trim())).toEqual([
+      '11',
+      '7',
+      '0',
+      '1',
+    ]);
+    const groupBy = page.getByRole('combobox', { name: 'Group by' });
+    expect(await groupBy.locator('option').allInnerTexts()).toEqual(['Day', 'Model']);
+    await groupBy.selectOption('model');
+    await page.locator('tr[data-key="fake-model"]').waitFor();
+
+    const adminContext = await browserContext(app);
+    const adminPage = await adminContext.newPage();
+    await signIn(adminPage, admin, '/usage');
+    await adminPage.getByRole('combobox', { name: 'Group by' }).selectOption('user');
+    const byUser = adminPage.locator(`tr[data-key="${user.id}"]`);
+    await byUser.waitFor();
+    expect(await byUser.locator('th').innerText()).toBe(user.username);
+    await adminContext.close();
+  });
+
   for (const dark of [false, true]) {
-    it(`the users and not-allowed pages at every width in the ${dark ? 'dark' : 'light'} theme`, async () => {
+    it(`the users, usage and not-allowed pages at every width in the ${dark ? 'dark' : 'light'} theme`, async () => {
       const theme = dark ? 'dark' : 'light';
       for (const width of [1440, 1024, 768, 375]) {
         const context = await browserContext(app, { width, dark });

@@ -7,6 +7,8 @@ import type {
   ManagedUser,
   Role,
   Tool,
+  UsageGroup,
+  UsageRow,
   Answers,
   Artifact,
   Decision,
@@ -72,6 +74,8 @@ export const routes = {
   updateUser: (userId: string, body: { disabled?: boolean; role?: Role }) =>
     api.patch<ManagedUser>(`/api/users/${id(userId)}`, body),
   departments: () => api.get<Page<Department>>('/api/departments', { limit: 200 }),
+  usage: (groupBy: UsageGroup, since: string, cursor?: string) =>
+    api.get<Page<UsageRow>>('/api/usage', { group_by: groupBy, since, limit: 200, cursor }),
   decide: (runId: string, decisions: Record<string, Decision>, requestId: string) =>
     api.post<WaitingPoint>(`/api/runs/${id(runId)}/approvals`, { decisions, request_id: requestId }),
 };

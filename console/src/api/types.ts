@@ -189,3 +189,13 @@ export interface Department {
   name: string;
   description: string | null;
 }
+
+export type UsageGroup = 'day' | 'model' | 'user' | 'agent';
+
+export interface UsageRow {
+  key: string | null;
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+  calls: number;
+}
