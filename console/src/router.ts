@@ -41,6 +41,12 @@ export const router = createRouter({
       meta: { signedIn: true },
     },
     {
+      path: '/marks',
+      name: 'marks',
+      component: () => import('./pages/marks/MarksPage.vue'),
+      meta: { signedIn: true },
+    },
+    {
       path: '/users',
       name: 'users',
       component: () => import('./pages/users/UsersPage.vue'),

@@ -10,7 +10,7 @@ import { consoleSuite } from '../support/browser/console-suite';
 import { isTerminal, newThread, startRun, waitForStatus } from '../support/runs/run-helpers';
 import type { TestUser } from '../support/test-app';
 
-describe('console: users (admin), usage, and what a normal user may open', () => {
+describe('console: users (admin), usage, marks, and what a normal user may open', () => {
   const suite = consoleSuite();
   let app: ConsoleApp, user: TestUser, page: Page;
   let admin: TestUser;
@@ -100,30 +100,71 @@ describe('console: users (admin), usage, and what a normal user may open', () =>
     await adminContext.close();
   });
 
+  it('lists the marks a run left, filtered by agent, linked to the conversation', async () => {
+    const { slug } = await app.ctx.newAgent(user, { name: 'Reviewer' });
+    await app.ctx.newAgent(user, { name: 'Quiet one' });
+    app.fake.script(
+      {
+        toolCalls: [
+          { id: 'call_mark', name: 'mark_for_improvement', args: { reason: 'The answer cited no source.' } },
+        ],
+      },
+      { text: 'marked' },
+    );
+    const threadId = await newThread(app.ctx, user, slug);
+    const run = await startRun(app.ctx, user, threadId, { input: 'review me' });
+    await waitForStatus(app.ctx, run.run_id, isTerminal);
+
+    await signIn(page, user);
+    await page.getByRole('link', { name: 'Marks' }).click();
+    const mark = page.locator('[data-mark-id]').filter({ hasText: 'The answer cited no source.' });
+    await mark.waitFor();
+    expect(await mark.innerText()).toContain('Reviewer');
+    await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Quiet one' });
+    await page.getByText('No marks for this choice.', { exact: false }).waitFor();
+    await page.getByRole('combobox', { name: 'Agent' }).selectOption({ label: 'Reviewer' });
+    await mark.getByRole('link', { name: 'Open the conversation' }).click();
+    await page.waitForURL((url) => url.pathname === `/chat/${threadId}`);
+    await page.getByText('review me').waitFor();
+
+    const adminContext = await browserContext(app);
+    const adminPage = await adminContext.newPage();
+    await signIn(adminPage, admin, '/marks');
+    const seen = adminPage.locator('[data-mark-id]').filter({ hasText: 'The answer cited no source.' });
+    await seen.getByText(`by ${user.username}`).waitFor();
+    // Not the admin's conversation: no link to it.
+    expect(await seen.getByRole('link').count()).toBe(0);
+    await adminContext.close();
+  });
+
+  /** A screenshot of the page as it is, and no serious or critical axe violation on it. */
+  async function check(shown: Page, name: string): Promise<void> {
+    await screenshot(shown, name);
+    expect({ name, violations: await seriousA11yViolations(shown) }).toEqual({ name, violations: [] });
+  }
+
   for (const dark of [false, true]) {
-    it(`the users, usage and not-allowed pages at every width in the ${dark ? 'dark' : 'light'} theme`, async () => {
-      const theme = dark ? 'dark' : 'light';
+    const theme = dark ? 'dark' : 'light';
+    it(`the users, usage, marks and not-allowed pages at every width in the ${theme} theme`, async () => {
       for (const width of [1440, 1024, 768, 375]) {
         const context = await browserContext(app, { width, dark });
         const adminPage = await context.newPage();
         await signIn(adminPage, admin, '/users');
         await adminPage.locator(`[data-username="${admin.username}"]`).waitFor();
-        await screenshot(adminPage, `users-${width}-${theme}`);
-        expect({ width, violations: await seriousA11yViolations(adminPage) }).toEqual({
-          width,
-          violations: [],
-        });
+        await check(adminPage, `users-${width}-${theme}`);
+        await adminPage.goto('/usage');
+        await adminPage.locator('table, .empty').first().waitFor();
+        await check(adminPage, `usage-${width}-${theme}`);
+        await adminPage.goto('/marks');
+        await adminPage.locator('.marks, .empty').first().waitFor();
+        await check(adminPage, `marks-${width}-${theme}`);
         await context.close();
 
         const userContext = await browserContext(app, { width, dark });
         const userPage = await userContext.newPage();
         await signIn(userPage, user, '/users');
         await userPage.getByRole('heading', { name: 'Not allowed' }).waitFor();
-        await screenshot(userPage, `not-allowed-${width}-${theme}`);
-        expect({ width, violations: await seriousA11yViolations(userPage) }).toEqual({
-          width,
-          violations: [],
-        });
+        await check(userPage, `not-allowed-${width}-${theme}`);
         await userContext.close();
       }
     });

@@ -6,6 +6,7 @@ import type {
   Department,
   ManagedUser,
   Role,
+  ImprovementMark,
   Tool,
   UsageGroup,
   UsageRow,
@@ -76,6 +77,8 @@ export const routes = {
   departments: () => api.get<Page<Department>>('/api/departments', { limit: 200 }),
   usage: (groupBy: UsageGroup, since: string, cursor?: string) =>
     api.get<Page<UsageRow>>('/api/usage', { group_by: groupBy, since, limit: 200, cursor }),
+  marks: (filters: { agent_slug?: string; since?: string }, cursor?: string) =>
+    api.get<Page<ImprovementMark>>('/api/improvement-marks', { ...filters, limit: 50, cursor }),
   decide: (runId: string, decisions: Record<string, Decision>, requestId: string) =>
     api.post<WaitingPoint>(`/api/runs/${id(runId)}/approvals`, { decisions, request_id: requestId }),
 };

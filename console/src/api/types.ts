@@ -199,3 +199,14 @@ export interface UsageRow {
   cached_tokens: number;
   calls: number;
 }
+
+export interface ImprovementMark {
+  id: string;
+  run_id: string;
+  tool_call_id: string;
+  agent_slug: string;
+  user_id: string;
+  thread_id: string;
+  reason: string;
+  created_at: string;
+}

@@ -13,8 +13,15 @@ export function initialLocale(): Locale {
   return navigator.languages.some((lang) => lang.toLowerCase().startsWith('zh')) ? 'zh-CN' : 'en';
 }
 
+/** `d(date, 'short')`: a day; `d(date, 'long')`: a day and a time, in the reader's language. */
+const dateFormats = {
+  short: { dateStyle: 'medium' },
+  long: { dateStyle: 'medium', timeStyle: 'short' },
+} as const;
+
 export const i18n = createI18n({
   legacy: false,
+  datetimeFormats: { en: dateFormats, 'zh-CN': dateFormats },
   locale: initialLocale(),
   fallbackLocale: 'en',
   messages: { en, 'zh-CN': zhCN },
