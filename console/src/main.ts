@@ -7,6 +7,7 @@ import { i18n } from './i18n';
 import { router } from './router';
 import './styles/tokens.css';
 import './styles/base.css';
+import './styles/page.css';
 
 const app = createApp(App);
 app.use(createPinia());
