@@ -12,3 +12,4 @@ export { AgentApprovalPolicies } from './approval/agent-approval-policies.js';
 export { ALL, RESOURCE_FIELDS } from './config/agent-config.js';
 export type { ResourceField, ResourceSelection } from './config/agent-config.js';
 export { AgentsErrorCode } from './agents.errors.js';
+export { AGENT_SLUG_MAX, AGENT_SLUG_PATTERN } from './config/agent-slug.js';

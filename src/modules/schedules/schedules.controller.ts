@@ -19,6 +19,7 @@ import {
   RunScheduleNowDto,
   ScheduleDto,
   SchedulePageDto,
+  ListSchedulesQueryDto,
   ScheduleRunDto,
   UpdateScheduleDto,
 } from './dto/schedule.dto.js';
@@ -50,7 +51,10 @@ export class SchedulesController {
   @Get('schedules')
   @ApiOperation({ summary: "The caller's schedules (an admin's: everyone's), newest first" })
   @ApiOkResponse({ type: SchedulePageDto })
-  list(@CurrentUser() user: AuthenticatedUser, @Query() query: PageQueryDto): Promise<SchedulePageDto> {
+  list(
+    @CurrentUser() user: AuthenticatedUser,
+    @Query() query: ListSchedulesQueryDto,
+  ): Promise<SchedulePageDto> {
     return this.schedules.list(user, query);
   }
 

@@ -47,9 +47,16 @@ export class SchedulesRepository {
   }
 
   /** Newest first; `ownerId` null lists every owner's (an admin's view). */
-  listPage(ownerId: string | null, limit: number, after: KeysetPosition | null): Promise<ScheduleEntity[]> {
+  /** A page of schedules, of one owner and of one agent when given. */
+  listPage(
+    filter: { ownerId: string | null; agentSlug: string | null },
+    limit: number,
+    after: KeysetPosition | null,
+  ): Promise<ScheduleEntity[]> {
     const query = this.rows.createQueryBuilder('s');
-    if (ownerId !== null) query.where('s.owner_id = :ownerId', { ownerId });
+    if (filter.ownerId !== null) query.andWhere('s.owner_id = :ownerId', { ownerId: filter.ownerId });
+    if (filter.agentSlug !== null)
+      query.andWhere('s.agent_slug = :agentSlug', { agentSlug: filter.agentSlug });
     return newestFirstPage(query, 's', limit, after).getMany();
   }
 

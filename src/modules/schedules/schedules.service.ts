@@ -15,6 +15,7 @@ import {
   ScheduleDto,
   type CreateScheduleDto,
   type OccurrencePageDto,
+  type ListSchedulesQueryDto,
   type ScheduleRunDto,
   type UpdateScheduleDto,
 } from './dto/schedule.dto.js';
@@ -75,9 +76,10 @@ export class SchedulesService {
     return ScheduleDto.from(row, null);
   }
 
-  async list(user: AuthenticatedUser, query: PageQueryDto): Promise<Page<ScheduleDto>> {
+  async list(user: AuthenticatedUser, query: ListSchedulesQueryDto): Promise<Page<ScheduleDto>> {
     const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
-    const rows = await this.schedules.listPage(isAdmin(user) ? null : user.id, query.limit, after);
+    const filter = { ownerId: isAdmin(user) ? null : user.id, agentSlug: query.agent_slug ?? null };
+    const rows = await this.schedules.listPage(filter, query.limit, after);
     const last = await this.schedules.lastOccurrences(rows.map((row) => row.id));
     return toPage(rows, query.limit, (row) => ScheduleDto.from(row, last.get(row.id) ?? null));
   }

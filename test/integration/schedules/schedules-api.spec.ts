@@ -157,6 +157,27 @@ describe('schedules API', () => {
     await deleteAll(stranger.id);
   });
 
+  it('lists only the schedules of one agent when asked (agent_slug), still only the caller’s', async () => {
+    const other = await ctx.newAgent(owner, { name: 'Digest writer' });
+    const onDefault = (await create(owner, { input: 'default' })).body.id;
+    const onOther = (await create(owner, { input: 'other' }, other.slug)).body.id;
+    const strangers = (await create(stranger, {}, 'default-chatbot')).body.id;
+    const ids = async (as: TestUser, slug: string) =>
+      (await ctx.http.get(`/api/schedules?agent_slug=${slug}`).set(auth(as))).body.items.map(
+        (s: { id: string }) => s.id,
+      );
+    expect(await ids(owner, other.slug)).toEqual([onOther]);
+    expect(await ids(owner, 'default-chatbot')).toEqual([onDefault]);
+    expect(await ids(admin, 'default-chatbot')).toEqual(expect.arrayContaining([onDefault, strangers]));
+    expect(await ids(admin, 'default-chatbot')).not.toContain(onOther);
+    expect(await ids(owner, 'no-such-agent')).toEqual([]);
+    const bad = await ctx.http.get('/api/schedules?agent_slug=Not%20A%20Slug').set(auth(owner));
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('common.validation_failed');
+    await deleteAll(owner.id);
+    await deleteAll(stranger.id);
+  });
+
   it('answers 404 for another user’s schedule on every route, and changes nothing', async () => {
     const schedule = (await create(owner, { input: 'mine' })).body;
     const routes = [

@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
+import { AGENT_SLUG_MAX, AGENT_SLUG_PATTERN } from '../../agents/index.js';
 import { RequestIdField } from '../../../common/idempotency/request-id.field.js';
 import { WhenPresent } from '../../../common/validation/when-present.js';
 import type { ScheduleOccurrenceEntity } from '../schedule-occurrence.entity.js';
@@ -7,6 +9,16 @@ import type { ScheduleEntity } from '../schedule.entity.js';
 
 /** The longest input a schedule keeps (a run's message limit). */
 export const MAX_SCHEDULE_INPUT_CHARS = 100_000;
+
+/** `GET /api/schedules`: a page, optionally of one agent's schedules only. */
+export class ListSchedulesQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ description: 'Only the schedules of this agent.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(AGENT_SLUG_MAX)
+  @Matches(AGENT_SLUG_PATTERN, { message: 'agent_slug must be an agent slug' })
+  agent_slug?: string;
+}
 
 const CRON_DOC = 'Five fields (minute hour day-of-month month day-of-week), read in `timezone`.';
 
