@@ -1,9 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentUser } from '../../common/auth/auth.decorators.js';
 import type { AuthenticatedUser } from '../../common/auth/authenticated-user.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { AgentsService } from './agents.service.js';
+import { formLanguageOf } from './config/agent-config-fields.js';
 import { AgentDto, AgentPageDto } from './dto/agent.dto.js';
 import { CreateAgentDto } from './dto/create-agent.dto.js';
 import { ListAgentsQueryDto } from './dto/list-agents-query.dto.js';
@@ -31,15 +32,27 @@ export class AgentsController {
     [409, AgentsErrorCode.SLUG_TAKEN],
     [422, AgentsErrorCode.UNKNOWN_REFERENCE, AgentsErrorCode.MANAGE_SCOPE_OUTSIDE_READ_SCOPE],
   )
-  create(@CurrentUser() actor: AuthenticatedUser, @Body() body: CreateAgentDto): Promise<AgentDto> {
-    return this.agents.create(actor, body);
+  create(
+    @CurrentUser() actor: AuthenticatedUser,
+    @Body() body: CreateAgentDto,
+    @Headers('accept-language') language?: string,
+  ): Promise<AgentDto> {
+    return this.agents.create(actor, body, formLanguageOf(language));
   }
 
   @Get(':slug')
-  @ApiOperation({ summary: "An agent, the caller's permission and the fields the caller may edit" })
+  @ApiOperation({
+    summary: "An agent, the caller's permission and the fields the caller may edit",
+    description:
+      'The edit form (`configurable_items` names and descriptions) is in Chinese when `Accept-Language` prefers it, else in English.',
+  })
   @ApiErrors([404, AgentsErrorCode.NOT_FOUND])
-  get(@CurrentUser() actor: AuthenticatedUser, @Param('slug') slug: string): Promise<AgentDto> {
-    return this.agents.get(actor, slug);
+  get(
+    @CurrentUser() actor: AuthenticatedUser,
+    @Param('slug') slug: string,
+    @Headers('accept-language') language?: string,
+  ): Promise<AgentDto> {
+    return this.agents.get(actor, slug, formLanguageOf(language));
   }
 
   @Patch(':slug')
@@ -53,8 +66,9 @@ export class AgentsController {
     @CurrentUser() actor: AuthenticatedUser,
     @Param('slug') slug: string,
     @Body() body: UpdateAgentDto,
+    @Headers('accept-language') language?: string,
   ): Promise<AgentDto> {
-    return this.agents.update(actor, slug, body);
+    return this.agents.update(actor, slug, body, formLanguageOf(language));
   }
 
   @Delete(':slug')

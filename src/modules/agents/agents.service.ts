@@ -9,6 +9,7 @@ import { AgentsRepository, type AgentChanges, type NewAgent } from './agents.rep
 import { ALL, defaultAgentConfig, type AgentConfig } from './config/agent-config.js';
 import { AgentConfigEditor } from './config/agent-config-editor.js';
 import { firstFreeSlug, slugFromName } from './config/agent-slug.js';
+import { type FormLanguage } from './config/agent-config-fields.js';
 import { ConfigurableItems } from './config/configurable-items.js';
 import { AgentDto, AgentSummaryDto } from './dto/agent.dto.js';
 import type { CreateAgentDto } from './dto/create-agent.dto.js';
@@ -46,7 +47,7 @@ export class AgentsService {
     private readonly appConfig: AppConfig,
   ) {}
 
-  async create(actor: ShareActor, input: CreateAgentDto): Promise<AgentDto> {
+  async create(actor: ShareActor, input: CreateAgentDto, language: FormLanguage = 'en'): Promise<AgentDto> {
     const defaults = defaultAgentConfig(this.appConfig.llm.defaultModel);
     const agent: Omit<NewAgent, 'slug'> = {
       name: input.name,
@@ -57,7 +58,7 @@ export class AgentsService {
       config: await this.editor.apply(actor, defaults, input.config ?? {}, { fresh: true }),
       shareConfig: await this.sharing.resolve(actor, actor.id, input.share_config ?? { version: 2 }),
     };
-    return this.present(actor, await this.insertWithSlug(agent, input.slug));
+    return this.present(actor, await this.insertWithSlug(agent, input.slug), language);
   }
 
   async list(actor: ShareActor, query: ListAgentsQueryDto): Promise<Page<AgentSummaryDto>> {
@@ -66,11 +67,16 @@ export class AgentsService {
     return toPage(rows, query.limit, (agent) => AgentSummaryDto.from(agent, permissionOf(actor, agent)));
   }
 
-  async get(actor: ShareActor, slug: string): Promise<AgentDto> {
-    return this.present(actor, await this.readable(actor, slug));
+  async get(actor: ShareActor, slug: string, language: FormLanguage = 'en'): Promise<AgentDto> {
+    return this.present(actor, await this.readable(actor, slug), language);
   }
 
-  async update(actor: ShareActor, slug: string, input: UpdateAgentDto): Promise<AgentDto> {
+  async update(
+    actor: ShareActor,
+    slug: string,
+    input: UpdateAgentDto,
+    language: FormLanguage = 'en',
+  ): Promise<AgentDto> {
     const agent = await this.manageable(actor, slug);
     const updated = await this.agents.updateLocked(agent.id, async (current) => {
       const changes: AgentChanges = {};
@@ -83,7 +89,7 @@ export class AgentsService {
       return changes;
     });
     if (updated === null) throw AgentsErrors.notFound(slug);
-    return this.present(actor, updated);
+    return this.present(actor, updated, language);
   }
 
   async remove(actor: ShareActor, slug: string): Promise<void> {
@@ -152,9 +158,10 @@ export class AgentsService {
     return agent;
   }
 
-  private async present(actor: ShareActor, agent: AgentEntity): Promise<AgentDto> {
+  /** The agent as `actor` sees it, with the edit form (in `language`) when they manage it. */
+  private async present(actor: ShareActor, agent: AgentEntity, language: FormLanguage): Promise<AgentDto> {
     const permission = permissionOf(actor, agent);
-    const items = permission === 'manage' ? await this.items.forEditor(actor, agent.config) : [];
+    const items = permission === 'manage' ? await this.items.forEditor(actor, agent.config, language) : [];
     return { ...AgentSummaryDto.from(agent, permission), configurable_items: items };
   }
 

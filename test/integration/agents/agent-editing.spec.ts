@@ -49,6 +49,25 @@ describe('agents: visibility, management and the merge rules of an edit', () => 
     expect(usable?.config.subagents).toEqual(['general-purpose']);
   });
 
+  it('describes the edit form in the language the caller prefers: English unless Chinese comes first', async () => {
+    await create(user, { name: 'Bilingual', slug: 'bilingual' });
+    const form = async (language?: string) => {
+      const request = ctx.http.get('/api/agents/bilingual').set(auth(user));
+      if (language !== undefined) request.set('Accept-Language', language);
+      const items: { field: string; name: string }[] = (await request).body.configurable_items;
+      return Object.fromEntries(items.map((item) => [item.field, item.name]));
+    };
+    expect(await form()).toMatchObject({ system_prompt: 'System prompt', tools: 'Tools' });
+    expect(await form('en-GB,zh;q=0.8')).toMatchObject({ system_prompt: 'System prompt' });
+    expect(await form('zh-CN,zh;q=0.9,en;q=0.8')).toMatchObject({
+      system_prompt: '系统提示词',
+      tools: '工具',
+    });
+    expect(await form('fr-FR')).toMatchObject({ approval: 'Tool approval' });
+    const patched = await patch(user, 'bilingual', { name: 'Bilingue' }).set('Accept-Language', 'zh-TW');
+    expect(patched.body.configurable_items[0].name).toBe('系统提示词');
+  });
+
   it('lets a reader read but not change or delete (403)', async () => {
     await create(user, {
       name: 'Shared read',

@@ -12,7 +12,7 @@ import {
   type AgentConfig,
   type ConfigField,
 } from './agent-config.js';
-import { editableFields } from './agent-config-fields.js';
+import { editableFields, type FormLanguage } from './agent-config-fields.js';
 
 /** The edit form for one caller: the fields they may change, with options from their own resources. */
 @Injectable()
@@ -22,15 +22,19 @@ export class ConfigurableItems {
     private readonly appConfig: AppConfig,
   ) {}
 
-  async forEditor(actor: ShareActor, config: AgentConfig): Promise<ConfigurableItemDto[]> {
+  async forEditor(
+    actor: ShareActor,
+    config: AgentConfig,
+    language: FormLanguage,
+  ): Promise<ConfigurableItemDto[]> {
     const defaults = defaultAgentConfig(this.appConfig.llm.defaultModel);
     return Promise.all(
       editableFields(actor.role).map(async (metadata): Promise<ConfigurableItemDto> => {
         const { field, name, description, type, minimum, maximum } = metadata;
         const item: ConfigurableItemDto = {
           field,
-          name,
-          description,
+          name: name[language],
+          description: description[language],
           type,
           default: defaultOf(field, defaults),
         };
