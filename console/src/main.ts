@@ -1,5 +1,5 @@
 import { createPinia } from 'pinia';
-import { createApp } from 'vue';
+import { createApp, watch } from 'vue';
 import App from './App.vue';
 import { api } from './api/client';
 import { endSession } from './auth/end-session';
@@ -23,5 +23,13 @@ api.onUnauthorized = () => {
   }
 };
 
-document.documentElement.lang = i18n.global.locale.value;
+// The page and the API calls follow the language chosen.
+watch(
+  i18n.global.locale,
+  (locale) => {
+    document.documentElement.lang = locale;
+    api.language = locale;
+  },
+  { immediate: true },
+);
 app.mount('#app');

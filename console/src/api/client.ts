@@ -9,6 +9,8 @@ type Query = Record<string, string | number | boolean | undefined>;
 export class ApiClient {
   private token: string | null = null;
   onUnauthorized: () => void = () => undefined;
+  /** The console's language, sent as `Accept-Language` so what the service words (forms) matches it. */
+  language: string | null = null;
 
   setToken(token: string | null): void {
     this.token = token;
@@ -50,6 +52,7 @@ export class ApiClient {
 
   private async send<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { ...this.authHeaders() };
+    if (this.language) headers['Accept-Language'] = this.language;
     let payload: BodyInit | undefined;
     if (body instanceof FormData) payload = body;
     else if (body !== undefined) {

@@ -30,5 +30,4 @@ export const i18n = createI18n({
 export function setLocale(locale: Locale): void {
   i18n.global.locale.value = locale;
   localStorage.setItem(STORAGE_KEY, locale);
-  document.documentElement.lang = locale;
 }
