@@ -8,6 +8,7 @@ import { DepartmentsService } from './departments.service.js';
 import { InitialAccounts } from './initial-accounts.js';
 import { UserAccounts } from './user-accounts.js';
 import { UserEntity } from './user.entity.js';
+import { UserDirectoryController } from './user-directory.controller.js';
 import { UsersController } from './users.controller.js';
 import { UsersRepository } from './users.repository.js';
 import { UsersService } from './users.service.js';
@@ -15,7 +16,7 @@ import { UsersService } from './users.service.js';
 /** Users and departments; other modules ask `UserAccounts`, never the `users` table. */
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity, DepartmentEntity])],
-  controllers: [UsersController, DepartmentsController],
+  controllers: [UserDirectoryController, UsersController, DepartmentsController],
   providers: [
     UsersRepository,
     DepartmentsRepository,

@@ -33,6 +33,25 @@ export class UsersRepository {
     return this.rows.findOneBy({ id });
   }
 
+  /** Enabled accounts by username prefix or by id, ordered by name: the user directory. */
+  directory(
+    filter: { prefix: string | null; ids: string[] | null },
+    limit: number,
+  ): Promise<Pick<UserEntity, 'id' | 'username'>[]> {
+    const query = this.rows
+      .createQueryBuilder('u')
+      .select(['u.id', 'u.username'])
+      .where('u.disabled = false')
+      .orderBy('lower(u.username)')
+      .limit(filter.ids === null ? limit : filter.ids.length);
+    if (filter.prefix !== null) {
+      const escaped = filter.prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+      query.andWhere(`lower(u.username) LIKE :pattern ESCAPE '\\'`, { pattern: `${escaped}%` });
+    }
+    if (filter.ids !== null) query.andWhere('u.id IN (:...ids)', { ids: filter.ids });
+    return query.getMany();
+  }
+
   /** What authenticating a request needs of an account (no credential), in one prepared statement. */
   async sessionFields(id: string): Promise<SessionAccount | null> {
     const rows = await preparedQueryIn<SessionAccount>(

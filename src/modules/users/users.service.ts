@@ -12,6 +12,11 @@ import type { UpdateUserDto } from './dto/update-user.dto.js';
 import { UserDto } from './dto/user.dto.js';
 import type { UserEntity } from './user.entity.js';
 import { UsersErrors } from './users.errors.js';
+import {
+  DIRECTORY_LIMIT,
+  type UserDirectoryDto,
+  type UserDirectoryQueryDto,
+} from './dto/user-directory.dto.js';
 import { UsersRepository, type UserChanges } from './users.repository.js';
 
 @Injectable()
@@ -46,6 +51,12 @@ export class UsersService {
     const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
     const rows = await this.users.listPage(query.limit, after);
     return toPage(rows, query.limit, (u) => UserDto.from(u));
+  }
+
+  async directory(query: UserDirectoryQueryDto): Promise<UserDirectoryDto> {
+    const filter = { prefix: query.q ?? null, ids: query.ids ?? null };
+    const rows = await this.users.directory(filter, DIRECTORY_LIMIT);
+    return { items: rows.map((row) => ({ id: row.id, username: row.username })) };
   }
 
   async update(actor: AuthenticatedUser, id: string, input: UpdateUserDto): Promise<UserDto> {

@@ -5,8 +5,10 @@ import { auth } from '../../support/runs/run-helpers';
 import { skillMd } from '../../support/skills';
 import { TestContext, type TestUser } from '../../support/test-app';
 
-/** The tool catalog is the one list answered whole (`{items}`): clients filter it, never page it. */
+/** The tool catalog is answered whole (`{items}`): clients filter it, never page it. */
 const CATALOG = 'GET /api/system/tools';
+/** Lists answered whole: the catalog, and the user directory (a search with at most 20 answers). */
+const WHOLE = new Set([CATALOG, 'GET /api/users/directory']);
 
 interface Page {
   items: unknown[];
@@ -72,7 +74,7 @@ describe('every list route pages with limit and cursor', () => {
     return pages;
   }
 
-  it('documents {items, next_cursor} with limit and cursor on every list route but the catalog, and serves it', async () => {
+  it('documents {items, next_cursor} with limit and cursor on every list route but those answered whole, and serves it', async () => {
     const failures: string[] = [];
     const paged: string[] = [];
     const lists: string[] = [];
@@ -87,9 +89,9 @@ describe('every list route pages with limit and cursor', () => {
         continue;
       }
       lists.push(route);
-      if (route === CATALOG) {
+      if (WHOLE.has(route)) {
         if (op.okBody?.properties?.next_cursor !== undefined)
-          failures.push(`${route}: the catalog is not paged`);
+          failures.push(`${route}: a list answered whole is not paged`);
         continue;
       }
       if (op.okBody?.properties?.next_cursor === undefined)
