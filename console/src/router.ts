@@ -47,6 +47,14 @@ export const router = createRouter({
       meta: { signedIn: true },
     },
     {
+      path: '/skills',
+      meta: { signedIn: true },
+      children: [
+        { path: '', name: 'skills', component: () => import('./pages/skills/SkillsPage.vue') },
+        { path: ':slug', name: 'skill', component: () => import('./pages/skills/SkillPage.vue') },
+      ],
+    },
+    {
       path: '/users',
       name: 'users',
       component: () => import('./pages/users/UsersPage.vue'),

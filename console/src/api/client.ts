@@ -32,6 +32,10 @@ export class ApiClient {
     return this.send<T>('PATCH', path, body);
   }
 
+  put<T>(path: string, body: unknown): Promise<T> {
+    return this.send<T>('PUT', path, body);
+  }
+
   delete(path: string, query?: Query): Promise<void> {
     return this.send<void>('DELETE', withQuery(path, query));
   }

@@ -6,6 +6,14 @@ import type {
   Department,
   ManagedUser,
   Role,
+  ConfirmedSkillDraft,
+  ShareConfig,
+  Skill,
+  SkillDependencies,
+  SkillDraft,
+  SkillFile,
+  SkillSummary,
+  SkillTree,
   ImprovementMark,
   Tool,
   UsageGroup,
@@ -79,6 +87,31 @@ export const routes = {
     api.get<Page<UsageRow>>('/api/usage', { group_by: groupBy, since, limit: 200, cursor }),
   marks: (filters: { agent_slug?: string; since?: string }, cursor?: string) =>
     api.get<Page<ImprovementMark>>('/api/improvement-marks', { ...filters, limit: 50, cursor }),
+  skills: (cursor?: string) => api.get<Page<SkillSummary>>('/api/skills', { limit: 200, cursor }),
+  skill: (slug: string) => api.get<Skill>(`/api/skills/${id(slug)}`),
+  skillTree: (slug: string) => api.get<SkillTree>(`/api/skills/${id(slug)}/tree`),
+  skillFile: (slug: string, path: string) => api.get<SkillFile>(`/api/skills/${id(slug)}/files`, { path }),
+  saveSkillFile: (slug: string, file: SkillFile) => api.put<SkillFile>(`/api/skills/${id(slug)}/files`, file),
+  createSkillFile: (slug: string, path: string, content: string) =>
+    api.post<SkillFile>(`/api/skills/${id(slug)}/files`, { path, content }),
+  deleteSkillFile: (slug: string, path: string) => api.delete(`/api/skills/${id(slug)}/files`, { path }),
+  setSkillDependencies: (slug: string, deps: SkillDependencies) =>
+    api.put<Skill>(`/api/skills/${id(slug)}/dependencies`, deps),
+  setSkillShareConfig: (slug: string, config: ShareConfig) =>
+    api.put<Skill>(`/api/skills/${id(slug)}/share-config`, config),
+  setSkillEnabled: (slug: string, enabled: boolean) =>
+    api.put<Skill>(`/api/skills/${id(slug)}/enabled`, { enabled }),
+  exportSkill: (slug: string) => api.fetchRaw(`/api/skills/${id(slug)}/export`),
+  deleteSharedSkill: (slug: string) => api.delete(`/api/skills/${id(slug)}`),
+  deletePersonalSkill: (slug: string) => api.delete(`/api/skills/personal/${id(slug)}`),
+  uploadSkillDraft: (file: File) => api.upload<SkillDraft>('/api/skills/drafts', file),
+  remoteSkillDraft: (source: string, skillNames: string[]) =>
+    api.post<SkillDraft>('/api/skills/drafts/remote', { source, skill_names: skillNames }),
+  confirmSkillDraft: (
+    draftId: string,
+    body: { target: 'personal' | 'shared'; slugs?: string[]; share_config?: ShareConfig },
+  ) => api.post<ConfirmedSkillDraft>(`/api/skills/drafts/${id(draftId)}/confirm`, body),
+  discardSkillDraft: (draftId: string) => api.delete(`/api/skills/drafts/${id(draftId)}`),
   decide: (runId: string, decisions: Record<string, Decision>, requestId: string) =>
     api.post<WaitingPoint>(`/api/runs/${id(runId)}/approvals`, { decisions, request_id: requestId }),
 };

@@ -210,3 +210,81 @@ export interface ImprovementMark {
   reason: string;
   created_at: string;
 }
+
+export type ShareScope =
+  | { level: 'global' }
+  | { level: 'department'; department_ids: string[] }
+  | { level: 'users'; user_ids: string[] };
+
+export interface ShareConfig {
+  version: 2;
+  read_scope: ShareScope | null;
+  manage_scope: ShareScope | null;
+}
+
+export type SkillSource = 'builtin' | 'shared' | 'personal';
+
+export interface SkillSummary {
+  slug: string;
+  name: string;
+  description: string;
+  version: string;
+  source: SkillSource;
+  enabled: boolean;
+  permission: 'read' | 'manage';
+  shadowed_by_personal: boolean;
+}
+
+export interface SkillDependencies {
+  tool_dependencies: string[];
+  mcp_dependencies: string[];
+  skill_dependencies: string[];
+}
+
+export interface Skill extends SkillSummary, SkillDependencies {
+  share_config: ShareConfig | null;
+  owner_id: string | null;
+  revision: string;
+  license: string | null;
+  compatibility: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SkillTree {
+  slug: string;
+  revision: string;
+  files: { path: string; size: number }[];
+}
+
+export interface SkillFile {
+  path: string;
+  content: string;
+  revision: string;
+}
+
+export interface SkillDraftItem extends SkillDependencies {
+  slug: string;
+  name: string;
+  description: string;
+  version: string;
+  warnings: string[];
+}
+
+export interface SkillDraftFailure {
+  path: string;
+  error: string;
+  code: string;
+}
+
+export interface SkillDraft {
+  id: string;
+  expires_at: string;
+  items: SkillDraftItem[];
+  failures: SkillDraftFailure[];
+}
+
+export interface ConfirmedSkillDraft {
+  target: 'personal' | 'shared';
+  installed: { draft_slug: string; slug: string; warnings: string[] }[];
+}

@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -28,9 +29,15 @@ export interface ConsoleApp extends RuntimeContext {
   browser: Browser;
 }
 
-/** The whole service (API and worker, the fake model) on a real port, and a browser to drive its console. */
-export async function startConsoleApp(overrides: Record<string, string> = {}): Promise<ConsoleApp> {
-  const runtime = await startRuntime({ RUN_EVENT_FLUSH_MS: '20', ...overrides });
+/**
+ * The whole service (API and worker, the fake model) on a real port, and a browser to drive its console.
+ * `extraModules`: test modules for the app (a local forge's transport, say).
+ */
+export async function startConsoleApp(
+  overrides: Record<string, string> = {},
+  extraModules: Type[] = [],
+): Promise<ConsoleApp> {
+  const runtime = await startRuntime({ RUN_EVENT_FLUSH_MS: '20', ...overrides }, extraModules);
   await runtime.ctx.app.listen(0, '127.0.0.1');
   const { port } = runtime.ctx.app.getHttpServer().address() as AddressInfo;
   const browser = await launchBrowser();

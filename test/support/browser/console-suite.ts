@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { TestUser } from '../test-app';
 import { ChatPage } from './chat-page';
@@ -17,10 +18,15 @@ export interface ConsoleSuite {
 /**
  * The hooks of a browser test file: one app (API, worker, fake model) and one user for the file, a fresh
  * page per test whose fake-model script starts empty, and, unless `allowPageErrors`, a page that must
- * report no error. `environment` is read when the app starts (after the file's earlier `beforeAll`s).
+ * report no error. `environment` and `modules` are read when the app starts (after the file's earlier
+ * `beforeAll`s).
  */
 export function consoleSuite(
-  options: { environment?: () => Record<string, string>; allowPageErrors?: boolean } = {},
+  options: {
+    environment?: () => Record<string, string>;
+    modules?: () => Type[];
+    allowPageErrors?: boolean;
+  } = {},
 ): ConsoleSuite {
   let app: ConsoleApp;
   let user: TestUser;
@@ -29,7 +35,7 @@ export function consoleSuite(
   let errors: string[];
 
   beforeAll(async () => {
-    app = await startConsoleApp(options.environment?.());
+    app = await startConsoleApp(options.environment?.(), options.modules?.());
     user = await app.ctx.newUser();
   }, 60_000);
 
