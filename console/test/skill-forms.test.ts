@@ -8,7 +8,7 @@ import {
   sameDependencies,
 } from '../src/pages/skills/dependency-lists';
 import { confirmBody, installTargets, refusedFolders } from '../src/pages/skills/draft-review';
-import { levelsFor, parseIds, scopeForm, scopeOf, shareConfigOf } from '../src/pages/skills/share-config';
+import { levelsFor, scopeForm, scopeOf, shareConfigOf } from '../src/components/sharing/share-config';
 import { canEdit, canToggle, deleteRoute, filterSkills } from '../src/pages/skills/skill-list';
 
 const U1 = '11111111-1111-4111-8111-111111111111';
@@ -45,11 +45,6 @@ describe('share config forms', () => {
         { level: 'none', userIds: [], departmentIds: [] },
       ),
     ).toEqual({ version: 2, read_scope: { level: 'global' }, manage_scope: null });
-  });
-
-  it('reads typed user ids separated by commas, spaces or lines', () => {
-    expect(parseIds(` ${U1},${U2}\n${U1} ; `)).toEqual([U1, U2]);
-    expect(parseIds('  ')).toEqual([]);
   });
 });
 

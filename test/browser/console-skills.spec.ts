@@ -189,13 +189,24 @@ describe('console: skills (list, install, sharing, delete)', () => {
       .waitFor();
 
     await readLevel.selectOption('users');
-    await sharing.getByRole('textbox', { name: 'Who can use it: User ids (one a line)' }).fill(user.id);
+    // People are found by name in the user directory, which a normal user may search.
+    const colleague = await app.ctx.newUser();
+    const findUser = sharing.getByRole('textbox', { name: 'Who can use it: Find a user by name' });
+    for (const named of [user, colleague]) {
+      await findUser.fill(named.username.slice(0, -2));
+      await findUser.press('Enter');
+      await sharing.getByRole('button', { name: `Add ${named.username}` }).click();
+    }
+    const readers = sharing.getByRole('group', { name: 'Who can use it: Users' });
+    await readers.getByText(colleague.username).waitFor();
+    // The manage scope names its saved user by name, not by id.
+    await sharing.getByRole('group', { name: 'Who can change it: Users' }).getByText(user.username).waitFor();
     await sharing.getByRole('button', { name: 'Save sharing' }).click();
     await sharing.getByText('Sharing saved.').waitFor();
     const saved = await app.ctx.http.get(`/api/skills/${slug}`).set(auth(admin));
     expect(saved.body.share_config).toEqual({
       version: 2,
-      read_scope: { level: 'users', user_ids: [user.id] },
+      read_scope: { level: 'users', user_ids: [user.id, colleague.id] },
       manage_scope: { level: 'users', user_ids: [user.id] },
     });
   });

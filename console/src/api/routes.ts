@@ -4,6 +4,7 @@ import type {
   ApiKey,
   CreatedApiKey,
   Department,
+  DirectoryUser,
   ManagedUser,
   Role,
   ConfirmedSkillDraft,
@@ -83,6 +84,8 @@ export const routes = {
   updateUser: (userId: string, body: { disabled?: boolean; role?: Role }) =>
     api.patch<ManagedUser>(`/api/users/${id(userId)}`, body),
   departments: () => api.get<Page<Department>>('/api/departments', { limit: 200 }),
+  findUsers: (filter: { q?: string; ids?: string[] }) =>
+    api.get<{ items: DirectoryUser[] }>('/api/users/directory', { q: filter.q, ids: filter.ids?.join(',') }),
   usage: (groupBy: UsageGroup, since: string, cursor?: string) =>
     api.get<Page<UsageRow>>('/api/usage', { group_by: groupBy, since, limit: 200, cursor }),
   marks: (filters: { agent_slug?: string; since?: string }, cursor?: string) =>

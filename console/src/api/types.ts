@@ -211,6 +211,12 @@ export interface ImprovementMark {
   created_at: string;
 }
 
+/** What any user may know of another: enough to share with them by name. */
+export interface DirectoryUser {
+  id: string;
+  username: string;
+}
+
 export type ShareScope =
   | { level: 'global' }
   | { level: 'department'; department_ids: string[] }

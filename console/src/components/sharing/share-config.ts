@@ -42,9 +42,4 @@ export function shareConfigOf(read: ScopeForm, manage: ScopeForm): ShareConfig {
   return { version: 2, read_scope: scopeOf(read), manage_scope: scopeOf(manage) };
 }
 
-/** User ids typed into a box: separated by commas, spaces or lines, each once. */
-export function parseIds(text: string): string[] {
-  return unique(text.split(/[\s,;]+/).filter((part) => part !== ''));
-}
-
 const unique = (values: string[]) => [...new Set(values)];
