@@ -23,6 +23,18 @@ export const router = createRouter({
       meta: { signedIn: true },
     },
     {
+      path: '/agents',
+      name: 'agents',
+      component: () => import('./pages/agents/AgentsPage.vue'),
+      meta: { signedIn: true },
+    },
+    {
+      path: '/agents/:slug',
+      name: 'agent',
+      component: () => import('./pages/agents/AgentPage.vue'),
+      meta: { signedIn: true },
+    },
+    {
       path: '/tools',
       name: 'tools',
       component: () => import('./pages/tools/ToolsPage.vue'),

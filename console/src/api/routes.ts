@@ -1,6 +1,12 @@
 import { api } from './client';
 import type {
   Agent,
+  AgentChanges,
+  AgentDetail,
+  AgentSummary,
+  Schedule,
+  ScheduleFields,
+  ScheduleOccurrence,
   ApiKey,
   CreatedApiKey,
   Department,
@@ -45,6 +51,28 @@ export const routes = {
     api.post<TokenAnswer>('/api/auth/token', { username, password }),
   me: () => api.get<User>('/api/auth/me'),
   agents: () => api.get<Page<Agent>>('/api/agents', { limit: 200 }),
+  agentList: (cursor?: string) =>
+    api.get<Page<AgentSummary>>('/api/agents', { include_subagents: true, limit: 200, cursor }),
+  agent: (slug: string) => api.get<AgentDetail>(`/api/agents/${id(slug)}`),
+  createAgent: (body: { name: string; slug?: string; description?: string; is_subagent?: boolean }) =>
+    api.post<AgentDetail>('/api/agents', body),
+  updateAgent: (slug: string, changes: AgentChanges) =>
+    api.patch<AgentDetail>(`/api/agents/${id(slug)}`, changes),
+  deleteAgent: (slug: string) => api.delete(`/api/agents/${id(slug)}`),
+  agentSchedules: (slug: string) =>
+    api.get<Page<Schedule>>('/api/schedules', { agent_slug: slug, limit: 200 }),
+  createSchedule: (slug: string, fields: ScheduleFields, requestId: string) =>
+    api.post<Schedule>(`/api/agents/${id(slug)}/schedules`, { ...fields, request_id: requestId }),
+  updateSchedule: (scheduleId: string, fields: Partial<ScheduleFields>) =>
+    api.patch<Schedule>(`/api/schedules/${id(scheduleId)}`, fields),
+  deleteSchedule: (scheduleId: string) => api.delete(`/api/schedules/${id(scheduleId)}`),
+  runSchedule: (scheduleId: string, requestId: string) =>
+    api.post<{ occurrence_id: string; run_id: string; thread_id: string }>(
+      `/api/schedules/${id(scheduleId)}/run`,
+      { request_id: requestId },
+    ),
+  occurrences: (scheduleId: string) =>
+    api.get<Page<ScheduleOccurrence>>(`/api/schedules/${id(scheduleId)}/occurrences`, { limit: 20 }),
   threads: (cursor?: string) => api.get<Page<Thread>>('/api/threads', { limit: 50, cursor }),
   createThread: (agentSlug: string, title: string) =>
     api.post<Thread>('/api/threads', { agent_slug: agentSlug, title }),

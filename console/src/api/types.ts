@@ -28,6 +28,93 @@ export interface Agent {
   is_subagent: boolean;
 }
 
+/** `"all"`: every resource the running user may use, including later ones; else a fixed list. */
+export type ResourceSelection = 'all' | string[];
+
+export type ApprovalDefault = 'auto' | 'ask' | 'allow';
+export type ApprovalRuleDecision = 'allow' | 'ask' | 'deny';
+
+export interface ApprovalRule {
+  tool: string;
+  decision: ApprovalRuleDecision;
+}
+
+export interface ApprovalPolicy {
+  default: ApprovalDefault;
+  rules: ApprovalRule[];
+}
+
+/** A config field's value: text, a number, a resource selection (`"all"` is a string) or a policy. */
+export type AgentConfigValue = string | number | string[] | ApprovalPolicy;
+export type AgentConfig = Record<string, AgentConfigValue | undefined>;
+
+export type ConfigFieldType = 'text' | 'string' | 'integer' | 'resources' | 'approval';
+
+/** One field of the agent edit form, as the service describes it for the caller. */
+export interface ConfigurableItem {
+  field: string;
+  name: string;
+  description: string;
+  type: ConfigFieldType;
+  default: AgentConfigValue;
+  minimum?: number;
+  maximum?: number;
+  options?: { value: string; label: string; description?: string }[];
+}
+
+export interface AgentSummary extends Agent {
+  builtin: boolean;
+  owner_id: string | null;
+  share_config: ShareConfig;
+  config: AgentConfig;
+  permission: 'read' | 'manage';
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AgentDetail extends AgentSummary {
+  configurable_items: ConfigurableItem[];
+}
+
+export interface AgentChanges {
+  name?: string;
+  description?: string | null;
+  config?: AgentConfig;
+  share_config?: ShareConfig;
+}
+
+export type OccurrenceStatus = 'started' | 'skipped' | 'failed';
+
+export interface ScheduleOccurrence {
+  id: string;
+  scheduled_for: string;
+  status: OccurrenceStatus;
+  reason?: string | null;
+  run_id?: string | null;
+  thread_id?: string | null;
+  created_at: string;
+}
+
+export interface Schedule {
+  id: string;
+  agent_slug: string;
+  owner_id: string;
+  cron: string;
+  timezone: string;
+  input: string;
+  enabled: boolean;
+  next_run_at: string | null;
+  last_occurrence?: ScheduleOccurrence | null;
+  created_at: string;
+}
+
+export interface ScheduleFields {
+  cron: string;
+  timezone: string;
+  input: string;
+  enabled: boolean;
+}
+
 export interface Thread {
   id: string;
   agent_slug: string;
