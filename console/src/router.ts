@@ -47,6 +47,12 @@ export const router = createRouter({
       meta: { signedIn: true },
     },
     {
+      path: '/knowledge/:kbId?',
+      name: 'knowledge',
+      component: () => import('./pages/knowledge/KnowledgeArea.vue'),
+      meta: { signedIn: true },
+    },
+    {
       path: '/users',
       name: 'users',
       component: () => import('./pages/users/UsersPage.vue'),

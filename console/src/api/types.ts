@@ -210,3 +210,53 @@ export interface ImprovementMark {
   reason: string;
   created_at: string;
 }
+
+/** Who may read or manage a shared resource (`src/common/sharing/`); `null` is nobody beyond its owner. */
+export type ShareScope =
+  | { level: 'global' }
+  | { level: 'department'; department_ids: string[] }
+  | { level: 'users'; user_ids: string[] };
+
+export interface ShareConfig {
+  version: 2;
+  read_scope: ShareScope | null;
+  manage_scope: ShareScope | null;
+}
+
+export interface KnowledgeBase {
+  kb_id: string;
+  name: string;
+  description: string;
+  owner_id: string | null;
+  share_config: ShareConfig;
+  permission: 'read' | 'manage';
+  created_at: string;
+  updated_at: string;
+}
+
+export type KbFileStatus = 'pending' | 'parsing' | 'indexed' | 'failed';
+
+export interface KbFile {
+  file_id: string;
+  kb_id: string;
+  filename: string;
+  file_type: string;
+  size_bytes: number;
+  status: KbFileStatus;
+  error: { code: string; message: string } | null;
+  /** Grows by one at each upload of the same name. */
+  version: number;
+  line_count: number | null;
+  chunk_count: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KbHit {
+  kb_id: string;
+  file_id: string;
+  filename: string;
+  chunk_index: number;
+  content: string;
+  score: number;
+}
