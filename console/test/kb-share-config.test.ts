@@ -83,6 +83,14 @@ describe('shareFormProblems', () => {
       { scope: 'read', kind: 'noUsers' },
     ]);
   });
+
+  it('lets a normal user leave a level they may not choose as it was saved', () => {
+    const saved = form({ level: 'global' }, { level: 'users', userIds: [A] });
+    expect(shareFormProblems(saved, 'user', saved)).toEqual([]);
+    expect(
+      shareFormProblems(form({ level: 'global' }), 'user', form({ level: 'users', userIds: [A] })),
+    ).toEqual([{ scope: 'read', kind: 'levelForbidden', level: 'global' }]);
+  });
 });
 
 describe('parseUserIds', () => {

@@ -80,15 +80,21 @@ export type ShareProblem =
   | { scope: ScopeName; kind: 'badUserId'; value: string };
 
 /**
- * What the form can tell before asking the service: a level the role may not use, a department or user
- * level with nobody chosen, a typed id that is not one. Whether the manage scope lies inside the read
- * scope needs users' departments: the service decides that (422) and its message is shown.
+ * What the form can tell before asking the service: a level the role may not use (unless it is the one
+ * already saved, which a manager may leave as it is), a department or user level with nobody chosen, a
+ * typed id that is not one. Whether the manage scope lies inside the read scope needs users'
+ * departments: the service decides that (422) and its message is shown.
  */
-export function shareFormProblems(form: ShareForm, role: Role | undefined): ShareProblem[] {
+export function shareFormProblems(
+  form: ShareForm,
+  role: Role | undefined,
+  saved: ShareForm | null = null,
+): ShareProblem[] {
   const problems: ShareProblem[] = [];
   for (const scope of ['read', 'manage'] as const) {
     const { level, departmentIds, userIds } = form[scope];
-    if (!levelAllowed(role, level)) problems.push({ scope, kind: 'levelForbidden', level });
+    if (!levelAllowed(role, level) && level !== saved?.[scope].level)
+      problems.push({ scope, kind: 'levelForbidden', level });
     if (level === 'department' && departmentIds.length === 0) problems.push({ scope, kind: 'noDepartments' });
     if (level === 'users') {
       if (userIds.length === 0) problems.push({ scope, kind: 'noUsers' });
