@@ -67,6 +67,12 @@ export const router = createRouter({
       ],
     },
     {
+      path: '/knowledge/:kbId?',
+      name: 'knowledge',
+      component: () => import('./pages/knowledge/KnowledgeArea.vue'),
+      meta: { signedIn: true },
+    },
+    {
       path: '/users',
       name: 'users',
       component: () => import('./pages/users/UsersPage.vue'),

@@ -22,6 +22,9 @@ import type {
   SkillSummary,
   SkillTree,
   ImprovementMark,
+  KbFile,
+  KbHit,
+  KnowledgeBase,
   Tool,
   UsageGroup,
   UsageRow,
@@ -145,4 +148,24 @@ export const routes = {
   discardSkillDraft: (draftId: string) => api.delete(`/api/skills/drafts/${id(draftId)}`),
   decide: (runId: string, decisions: Record<string, Decision>, requestId: string) =>
     api.post<WaitingPoint>(`/api/runs/${id(runId)}/approvals`, { decisions, request_id: requestId }),
+  knowledgeBases: (cursor?: string) =>
+    api.get<Page<KnowledgeBase>>('/api/knowledge-bases', { limit: 200, cursor }),
+  knowledgeBase: (kbId: string) => api.get<KnowledgeBase>(`/api/knowledge-bases/${id(kbId)}`),
+  createKnowledgeBase: (body: { name: string; description?: string; share_config?: ShareConfig }) =>
+    api.post<KnowledgeBase>('/api/knowledge-bases', body),
+  updateKnowledgeBase: (
+    kbId: string,
+    body: { name?: string; description?: string; share_config?: ShareConfig },
+  ) => api.patch<KnowledgeBase>(`/api/knowledge-bases/${id(kbId)}`, body),
+  deleteKnowledgeBase: (kbId: string) => api.delete(`/api/knowledge-bases/${id(kbId)}`),
+  kbFiles: (kbId: string, cursor?: string) =>
+    api.get<Page<KbFile>>(`/api/knowledge-bases/${id(kbId)}/files`, { limit: 200, cursor }),
+  kbFile: (kbId: string, fileId: string) =>
+    api.get<KbFile>(`/api/knowledge-bases/${id(kbId)}/files/${id(fileId)}`),
+  uploadKbFile: (kbId: string, file: File) =>
+    api.upload<KbFile>(`/api/knowledge-bases/${id(kbId)}/files`, file),
+  deleteKbFile: (kbId: string, fileId: string) =>
+    api.delete(`/api/knowledge-bases/${id(kbId)}/files/${id(fileId)}`),
+  queryKb: (kbId: string, body: { query: string; top_k?: number; file_name?: string }) =>
+    api.post<{ items: KbHit[] }>(`/api/knowledge-bases/${id(kbId)}/query`, body),
 };

@@ -304,6 +304,7 @@ export interface DirectoryUser {
   username: string;
 }
 
+/** Who may read or manage a shared resource (`src/common/sharing/`); `null` is nobody beyond its owner. */
 export type ShareScope =
   | { level: 'global' }
   | { level: 'department'; department_ids: string[] }
@@ -344,6 +345,17 @@ export interface Skill extends SkillSummary, SkillDependencies {
   updated_at: string;
 }
 
+export interface KnowledgeBase {
+  kb_id: string;
+  name: string;
+  description: string;
+  owner_id: string | null;
+  share_config: ShareConfig;
+  permission: 'read' | 'manage';
+  created_at: string;
+  updated_at: string;
+}
+
 export interface SkillTree {
   slug: string;
   revision: string;
@@ -380,4 +392,31 @@ export interface SkillDraft {
 export interface ConfirmedSkillDraft {
   target: 'personal' | 'shared';
   installed: { draft_slug: string; slug: string; warnings: string[] }[];
+}
+
+export type KbFileStatus = 'pending' | 'parsing' | 'indexed' | 'failed';
+
+export interface KbFile {
+  file_id: string;
+  kb_id: string;
+  filename: string;
+  file_type: string;
+  size_bytes: number;
+  status: KbFileStatus;
+  error: { code: string; message: string } | null;
+  /** Grows by one at each upload of the same name. */
+  version: number;
+  line_count: number | null;
+  chunk_count: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KbHit {
+  kb_id: string;
+  file_id: string;
+  filename: string;
+  chunk_index: number;
+  content: string;
+  score: number;
 }
