@@ -4,7 +4,6 @@ import {
   formToShareConfig,
   kbUpdateBody,
   levelAllowed,
-  parseUserIds,
   sameShareConfig,
   shareConfigToForm,
   shareFormProblems,
@@ -71,13 +70,12 @@ describe('shareFormProblems', () => {
     );
   });
 
-  it('names a forbidden level, an empty choice and an id that is not one', () => {
+  it('names a forbidden level and an empty choice', () => {
     expect(
-      shareFormProblems(form({ level: 'department' }, { level: 'users', userIds: [A, 'bob'] }), 'user'),
+      shareFormProblems(form({ level: 'department' }, { level: 'users', userIds: [A] }), 'user'),
     ).toEqual([
       { scope: 'read', kind: 'levelForbidden', level: 'department' },
       { scope: 'read', kind: 'noDepartments' },
-      { scope: 'manage', kind: 'badUserId', value: 'bob' },
     ]);
     expect(shareFormProblems(form({ level: 'users' }), 'admin')).toEqual([
       { scope: 'read', kind: 'noUsers' },
@@ -90,13 +88,6 @@ describe('shareFormProblems', () => {
     expect(
       shareFormProblems(form({ level: 'global' }), 'user', form({ level: 'users', userIds: [A] })),
     ).toEqual([{ scope: 'read', kind: 'levelForbidden', level: 'global' }]);
-  });
-});
-
-describe('parseUserIds', () => {
-  it('splits on commas, spaces and lines and drops blanks and repeats', () => {
-    expect(parseUserIds(` ${A},\n${B}  ${A};\n\n`)).toEqual([A, B]);
-    expect(parseUserIds('   ')).toEqual([]);
   });
 });
 

@@ -72,7 +72,7 @@ describe('console: knowledge bases, their files and the query playground', () =>
     // Without a name the page refuses before asking the service.
     await page.getByRole('button', { name: 'Create knowledge base' }).click();
     await page.getByText('Give the knowledge base a name.').waitFor();
-    await page.getByRole('textbox', { name: 'Name' }).fill('Office handbook');
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Office handbook');
     await page.getByRole('textbox', { name: 'Description (optional)' }).fill('Pets, cars and pay');
     await page.getByRole('button', { name: 'Create knowledge base' }).click();
     await page.getByText('Knowledge base Office handbook created.').waitFor();
@@ -262,12 +262,23 @@ describe('console: knowledge bases, their files and the query playground', () =>
     expect(await page.getByText('Admins only').count()).toBe(0);
   });
 
+  /** Finds a person in the user directory by name and adds them to a scope. */
+  async function addByName(shown: Page, scope: string, username: string): Promise<void> {
+    const find = shown.getByRole('textbox', { name: `${scope}: Find a user by name` });
+    await find.fill(username);
+    await find.press('Enter');
+    await shown
+      .getByRole('group', { name: scope, exact: true })
+      .getByRole('button', { name: `Add ${username}` })
+      .click();
+  }
+
   it('edits sharing, shows the service refusal without losing the choice, and makes a user a manager', async () => {
     const kbId = await app.ctx.newKb(admin, { name: 'Team notes' });
     await signIn(page, admin, `/knowledge/${kbId}`);
     await page.getByRole('button', { name: 'Edit settings' }).click();
     await page.getByRole('combobox', { name: 'Who can read' }).selectOption('users');
-    await page.getByRole('group', { name: 'Who can read: Users' }).getByLabel(user.username).check();
+    await addByName(page, 'Who can read', user.username);
     await page.getByRole('combobox', { name: 'Who can manage' }).selectOption('global');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page
@@ -280,7 +291,7 @@ describe('console: knowledge bases, their files and the query playground', () =>
       await page.getByRole('group', { name: 'Who can read: Users' }).getByLabel(user.username).isChecked(),
     ).toBe(true);
     await page.getByRole('combobox', { name: 'Who can manage' }).selectOption('users');
-    await page.getByRole('group', { name: 'Who can manage: Users' }).getByLabel(user.username).check();
+    await addByName(page, 'Who can manage', user.username);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Changes saved.').waitFor();
     expect(await page.locator('.sharing').innerText()).toContain(`Read by: ${user.username}`);
@@ -319,7 +330,7 @@ describe('console: knowledge bases, their files and the query playground', () =>
     await userPage.goto(`/knowledge/${globalId}`);
     await userPage.getByRole('button', { name: 'Edit settings' }).click();
     expect(await userPage.getByRole('combobox', { name: 'Who can read' }).inputValue()).toBe('global');
-    await userPage.getByRole('textbox', { name: 'Name' }).fill('Company wiki (old)');
+    await userPage.getByRole('textbox', { name: 'Name', exact: true }).fill('Company wiki (old)');
     await userPage.getByRole('button', { name: 'Save changes' }).click();
     await userPage.getByText('Changes saved.').waitFor();
     await userContext.close();

@@ -432,13 +432,10 @@ export const en = {
     departments: 'Departments',
     users: 'Users',
     noDepartments: 'No departments exist yet.',
-    userIds: 'User ids, one per line',
-    yourId: 'Your id: {id}',
     problems: {
       levelForbidden: '{scope}: only admins share with everyone or with departments; choose users instead.',
       noDepartments: '{scope}: choose at least one department.',
       noUsers: '{scope}: choose at least one user.',
-      badUserId: '{scope}: "{value}" is not a user id.',
     },
     back: 'All knowledge bases',
     edit: 'Edit settings',

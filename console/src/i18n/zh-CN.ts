@@ -426,13 +426,10 @@ export const zhCN: Messages = {
     departments: '部门',
     users: '用户',
     noDepartments: '还没有任何部门。',
-    userIds: '用户 ID，每行一个',
-    yourId: '你的 ID：{id}',
     problems: {
       levelForbidden: '{scope}：只有管理员可以共享给所有人或部门，请改为指定用户。',
       noDepartments: '{scope}：请至少选择一个部门。',
       noUsers: '{scope}：请至少选择一位用户。',
-      badUserId: '{scope}：“{value}”不是有效的用户 ID。',
     },
     back: '全部知识库',
     edit: '编辑设置',

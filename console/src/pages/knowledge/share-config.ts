@@ -66,23 +66,15 @@ export function formToShareConfig(form: ShareForm): ShareConfig {
 
 const unique = (ids: string[]) => [...new Set(ids)];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** User ids typed as text: separated by commas, spaces or new lines; blanks and repeats dropped. */
-export function parseUserIds(text: string): string[] {
-  return unique(text.split(/[\s,;]+/).filter((part) => part !== ''));
-}
-
 export type ShareProblem =
   | { scope: ScopeName; kind: 'levelForbidden'; level: ScopeLevel }
   | { scope: ScopeName; kind: 'noDepartments' }
-  | { scope: ScopeName; kind: 'noUsers' }
-  | { scope: ScopeName; kind: 'badUserId'; value: string };
+  | { scope: ScopeName; kind: 'noUsers' };
 
 /**
  * What the form can tell before asking the service: a level the role may not use (unless it is the one
- * already saved, which a manager may leave as it is), a department or user level with nobody chosen, a
- * typed id that is not one. Whether the manage scope lies inside the read scope needs users'
+ * already saved, which a manager may leave as it is), or a department or user level with nobody
+ * chosen. Whether the manage scope lies inside the read scope needs users'
  * departments: the service decides that (422) and its message is shown.
  */
 export function shareFormProblems(
@@ -96,11 +88,7 @@ export function shareFormProblems(
     if (!levelAllowed(role, level) && level !== saved?.[scope].level)
       problems.push({ scope, kind: 'levelForbidden', level });
     if (level === 'department' && departmentIds.length === 0) problems.push({ scope, kind: 'noDepartments' });
-    if (level === 'users') {
-      if (userIds.length === 0) problems.push({ scope, kind: 'noUsers' });
-      for (const value of userIds.filter((id) => !UUID.test(id)))
-        problems.push({ scope, kind: 'badUserId', value });
-    }
+    if (level === 'users' && userIds.length === 0) problems.push({ scope, kind: 'noUsers' });
   }
   return problems;
 }
