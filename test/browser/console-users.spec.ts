@@ -67,7 +67,7 @@ describe('console: users (admin), usage, marks, and what a normal user may open'
     expect(direct.status).toBe(403);
   });
 
-  it('shows the usage of the period by day and model, and to an admin by user name', async () => {
+  it('shows the usage of the period by day, model and agent name, and to an admin by user name', async () => {
     const { slug } = await app.ctx.newAgent(user, { name: 'Counter' });
     app.fake.script({ text: 'counted' });
     const threadId = await newThread(app.ctx, user, slug);
@@ -86,9 +86,17 @@ describe('console: users (admin), usage, marks, and what a normal user may open'
       '1',
     ]);
     const groupBy = page.getByRole('combobox', { name: 'Group by' });
-    expect(await groupBy.locator('option').allInnerTexts()).toEqual(['Day', 'Model']);
+    expect(await groupBy.locator('option').allInnerTexts()).toEqual(['Day', 'Model', 'Agent']);
     await groupBy.selectOption('model');
     await page.locator('tr[data-key="fake-model"]').waitFor();
+    // By agent: named, not shown by id.
+    await groupBy.selectOption('agent');
+    const { id: agentId } = (
+      await app.ctx.dataSource.query<{ id: string }[]>(`SELECT id::text AS id FROM agents WHERE slug = $1`, [
+        slug,
+      ])
+    )[0];
+    expect(await page.locator(`tr[data-key="${agentId}"] th`).innerText()).toBe('Counter');
 
     const adminContext = await browserContext(app);
     const adminPage = await adminContext.newPage();

@@ -281,6 +281,8 @@ export type UsageGroup = 'day' | 'model' | 'user' | 'agent';
 
 export interface UsageRow {
   key: string | null;
+  /** By agent: the agent's name (null once deleted). */
+  label?: string | null;
   input_tokens: number;
   output_tokens: number;
   cached_tokens: number;

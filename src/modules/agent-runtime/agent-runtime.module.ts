@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/index.js';
 import { ArtifactsModule } from '../artifacts/index.js';
 import { ThreadsModule } from '../threads/index.js';
 import { AgentCallsController } from './agent-calls/agent-calls.controller.js';
@@ -23,7 +24,7 @@ import { UsageService } from './usage/usage.service.js';
 
 /** API side of runs: create, read, cancel, stream, messages and state, token usage, and `agent-calls`. */
 @Module({
-  imports: [RunsCoreModule, RunStartModule, ThreadsModule, ArtifactsModule, SubagentsModule],
+  imports: [AgentsModule, RunsCoreModule, RunStartModule, ThreadsModule, ArtifactsModule, SubagentsModule],
   controllers: [
     RunsController,
     RunEventsController,

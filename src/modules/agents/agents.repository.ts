@@ -40,6 +40,17 @@ export class AgentsRepository {
     ).getOne();
   }
 
+  /** Names of agents by id, deleted ones absent (reports name the agents their rows count). */
+  async namesByIds(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.rows
+      .createQueryBuilder('a')
+      .select(['a.id', 'a.name'])
+      .where('a.id IN (:...ids)', { ids })
+      .getMany();
+    return new Map(rows.map((row) => [row.id, row.name]));
+  }
+
   /**
    * By id regardless of who asks: the caller applies `canRead` (used where "gone" and "denied" differ).
    * Given a transaction's `manager`, read in it and locked FOR SHARE until it ends.

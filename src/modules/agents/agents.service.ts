@@ -98,6 +98,11 @@ export class AgentsService {
     await this.agents.deleteById(agent.id);
   }
 
+  /** Agent names by id for a report; a deleted agent has none. */
+  namesByIds(ids: readonly string[]): Promise<Map<string, string>> {
+    return this.agents.namesByIds(ids);
+  }
+
   /** The agent `actor` may run, with its saved config; null when there is none they may read. */
   async findUsable(actor: ShareActor, slug: string): Promise<UsableAgent | null> {
     const agent = await this.agents.findReadableBySlug(actor, slug);

@@ -237,9 +237,18 @@ describe('token usage of runs, read back per call, run, thread and user', () => 
     expect(byAgent.body.items.map((item: { key: string }) => item.key)).toEqual(
       agents.map((a) => a.agent_id),
     );
+    // Each agent is named, so a report can say which agent spent the tokens.
+    const names = await ctx.dataSource.query<{ id: string; name: string }[]>(
+      `SELECT id::text AS id, name FROM agents WHERE id = ANY($1::uuid[])`,
+      [agents.map((a) => a.agent_id)],
+    );
+    expect(byAgent.body.items.map((item: { key: string; label: string }) => [item.key, item.label])).toEqual(
+      agents.map((a) => [a.agent_id, names.find((n) => n.id === a.agent_id)!.name]),
+    );
     const today = new Date().toISOString().slice(0, 10);
     const byDay = await ctx.http.get(`/api/usage?group_by=day&user_id=${owner.id}`).set(auth(admin));
     expect(byDay.body.items).toEqual([{ ...ownerRow, key: today }]);
+    expect(byDay.body.items[0]).not.toHaveProperty('label');
     expect(firstRunId).toBeDefined();
   });
 });

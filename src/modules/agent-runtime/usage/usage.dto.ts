@@ -84,6 +84,13 @@ export class UsageItemDto extends UsageTotalDto {
       'The group: a user id, an agent id (null: calls counted without one), a model name, or a UTC day `YYYY-MM-DD`.',
   })
   key: string | null;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    description: 'By agent only: the agent’s name (null once the agent is deleted).',
+  })
+  label?: string | null;
 }
 
 export class UsagePageDto {

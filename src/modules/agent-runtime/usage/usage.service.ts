@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuthenticatedUser } from '../../../common/auth/authenticated-user.js';
 import { roleAtLeast } from '../../../common/auth/user-role.js';
 import { decodeKeyCursor, encodeKeyCursor } from '../../../common/pagination/key-cursor.js';
+import { AgentsService } from '../../agents/index.js';
 import { ThreadsService } from '../../threads/index.js';
 import type { ThreadUsageDto, UsagePageDto, UsageQueryDto } from './usage.dto.js';
 import { UsageErrors } from './usage.errors.js';
@@ -13,6 +14,7 @@ export class UsageService {
   constructor(
     private readonly threads: ThreadsService,
     private readonly reports: UsageReports,
+    private readonly agents: AgentsService,
   ) {}
 
   /** The calls of the caller's thread by model (404 for a thread that is not theirs). */
@@ -42,9 +44,12 @@ export class UsageService {
     });
     const items = rows.slice(0, query.limit);
     const last = items.at(-1);
+    const byAgent = query.group_by === 'agent';
+    const names = byAgent ? await this.agents.namesByIds(items.flatMap(({ key }) => key || [])) : null;
     return {
       items: items.map(({ key, ...sums }) => ({
-        key: query.group_by === 'agent' && key === '' ? null : key,
+        key: byAgent && key === '' ? null : key,
+        ...(names === null ? {} : { label: names.get(key) ?? null }),
         ...sums,
       })),
       next_cursor: rows.length > query.limit && last !== undefined ? encodeKeyCursor([last.key]) : null,
