@@ -76,7 +76,8 @@ describe("console: a skill's files and dependencies", () => {
     await page.getByRole('button', { name: 'Delete file: scripts/check.sh' }).click();
     await page.getByRole('tooltip').getByRole('button', { name: 'Delete file' }).click();
     await page.getByText('scripts/check.sh deleted.').waitFor();
-    expect(await page.locator('[data-path="scripts/check.sh"]').count()).toBe(0);
+    // The tree is read again after the notice: wait for the row to go rather than sample it once.
+    await page.locator('[data-path="scripts/check.sh"]').waitFor({ state: 'detached' });
     const gone = await app.ctx.http
       .get(`/api/skills/${slug}/files`)
       .query({ path: 'scripts/check.sh' })

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type EntityManager } from 'typeorm';
+import { escapeLike } from '../../database/escape-like.js';
 import { preparedQueryIn } from '../../database/prepared-query.js';
 import type { UserRole } from '../../common/auth/user-role.js';
 import type { KeysetPosition } from '../../common/pagination/cursor.js';
@@ -45,8 +46,8 @@ export class UsersRepository {
       .orderBy('lower(u.username)')
       .limit(filter.ids === null ? limit : filter.ids.length);
     if (filter.prefix !== null) {
-      const escaped = filter.prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
-      query.andWhere(`lower(u.username) LIKE :pattern ESCAPE '\\'`, { pattern: `${escaped}%` });
+      const pattern = `${escapeLike(filter.prefix.toLowerCase())}%`;
+      query.andWhere(`lower(u.username) LIKE :pattern ESCAPE '\\'`, { pattern });
     }
     if (filter.ids !== null) query.andWhere('u.id IN (:...ids)', { ids: filter.ids });
     return query.getMany();
