@@ -46,7 +46,7 @@ describe('the user directory (names to share with)', () => {
   });
 
   it('refuses bad queries with 400 and strangers with 401', async () => {
-    for (const query of ['q=', `q=${'x'.repeat(101)}`, 'ids=not-a-uuid', 'ids=', 'extra=1']) {
+    for (const query of ['q=', `q=${'x'.repeat(101)}`, 'q=a&q=b', 'ids=not-a-uuid', 'ids=', 'extra=1']) {
       const res = await find(query);
       expect({ query, status: res.status, code: res.body.code }).toEqual({
         query,
