@@ -54,6 +54,70 @@ describe('console: users (admin), usage, marks, and what a normal user may open'
     expect(rows).toEqual([{ disabled: false }]);
   });
 
+  it('lets an admin create departments, place accounts in them, and refuses a taken name', async () => {
+    const member = await suite.app.ctx.newUser();
+    await signIn(page, admin, '/users');
+    const panel = page.getByRole('region', { name: 'Departments' });
+    await panel.getByRole('textbox', { name: 'Department name' }).fill('Research');
+    await panel.getByRole('textbox', { name: 'Description' }).fill('People who read papers');
+    await panel.getByRole('button', { name: 'Create department' }).click();
+    const research = panel.locator('[data-department="Research"]');
+    await research.getByText('Accounts: 0').waitFor();
+    const [{ id: researchId }] = await app.ctx.dataSource.query<{ id: string }[]>(
+      `SELECT id::text AS id FROM departments WHERE name = 'Research' AND description = 'People who read papers'`,
+    );
+
+    // The same name again: refused with the service's reason, what was typed stays.
+    await panel.getByRole('textbox', { name: 'Department name' }).fill('Research');
+    await panel.getByRole('button', { name: 'Create department' }).click();
+    await panel
+      .getByRole('alert')
+      .filter({ hasText: /taken|exists/i })
+      .waitFor();
+    expect(await panel.getByRole('textbox', { name: 'Department name' }).inputValue()).toBe('Research');
+    expect(await panel.locator('[data-department="Research"]').count()).toBe(1);
+
+    // Moving an account takes effect at once and is counted.
+    await page
+      .getByRole('combobox', { name: `Department: ${member.username}` })
+      .selectOption({ label: 'Research' });
+    await research.getByText('Accounts: 1').waitFor();
+    const moved = await app.ctx.dataSource.query<{ department_id: string }[]>(
+      `SELECT department_id::text AS department_id FROM users WHERE id = $1`,
+      [member.id],
+    );
+    expect(moved).toEqual([{ department_id: researchId }]);
+
+    // An admin offers only the user role, and cannot change another admin's account.
+    const roleOfMember = page.getByRole('combobox', { name: `Role: ${member.username}` });
+    expect(await roleOfMember.locator('option').allInnerTexts()).toEqual(['User']);
+    const otherAdmin = await suite.app.ctx.newUser({ role: 'admin' });
+    await page.reload();
+    expect(await page.getByRole('combobox', { name: `Role: ${otherAdmin.username}` }).isDisabled()).toBe(
+      true,
+    );
+    expect(
+      await page.getByRole('switch', { name: `Account enabled: ${otherAdmin.username}` }).isDisabled(),
+    ).toBe(true);
+
+    // Made an admin meanwhile by someone else: the move is refused and the row shows what is stored.
+    await app.ctx.dataSource.query(`UPDATE users SET role = 'admin' WHERE id = $1`, [member.id]);
+    await page
+      .getByRole('combobox', { name: `Department: ${member.username}` })
+      .selectOption({ label: 'default' });
+    await page.getByRole('alert').filter({ hasText: member.username }).waitFor();
+    const select = page.getByRole('combobox', { name: `Department: ${member.username}` });
+    // The alert and the row's reset come from one change of state, so they are on the page together.
+    expect(await select.evaluate((node) => (node as HTMLSelectElement).selectedOptions[0].text)).toBe(
+      'Research',
+    );
+    const kept = await app.ctx.dataSource.query<{ department_id: string }[]>(
+      `SELECT department_id::text AS department_id FROM users WHERE id = $1`,
+      [member.id],
+    );
+    expect(kept).toEqual([{ department_id: researchId }]);
+  });
+
   it('never shows a normal user the admin navigation; a deep link says "not allowed"', async () => {
     const asked: string[] = [];
     page.on('request', (request) => asked.push(new URL(request.url()).pathname));

@@ -112,9 +112,11 @@ export const routes = {
   users: (cursor?: string) => api.get<Page<ManagedUser>>('/api/users', { limit: 200, cursor }),
   createUser: (body: { username: string; password: string; role: Role; department_id?: string }) =>
     api.post<ManagedUser>('/api/users', body),
-  updateUser: (userId: string, body: { disabled?: boolean; role?: Role }) =>
+  updateUser: (userId: string, body: { disabled?: boolean; role?: Role; department_id?: string }) =>
     api.patch<ManagedUser>(`/api/users/${id(userId)}`, body),
   departments: () => api.get<Page<Department>>('/api/departments', { limit: 200 }),
+  createDepartment: (body: { name: string; description?: string }) =>
+    api.post<Department>('/api/departments', body),
   findUsers: (filter: { q?: string; ids?: string[] }) =>
     api.get<{ items: DirectoryUser[] }>('/api/users/directory', { q: filter.q, ids: filter.ids?.join(',') }),
   usage: (groupBy: UsageGroup, since: string, cursor?: string) =>

@@ -240,6 +240,15 @@ export const en = {
     you: 'you',
     required: 'Give a username and a password.',
   },
+  departments: {
+    title: 'Departments',
+    intro: 'Groups of accounts. Agents, skills and knowledge bases can be shared with a whole department.',
+    name: 'Department name',
+    description: 'Description',
+    create: 'Create department',
+    required: 'Give the department a name.',
+    members: 'Accounts: {count}',
+  },
   notAllowed: {
     title: 'Not allowed',
     body: 'This page is for administrators. Ask an administrator if you need what it manages.',

@@ -239,6 +239,15 @@ export const zhCN: Messages = {
     you: '你',
     required: '请填写用户名和密码。',
   },
+  departments: {
+    title: '部门',
+    intro: '账号的分组。智能体、技能和知识库可以共享给整个部门。',
+    name: '部门名称',
+    description: '描述',
+    create: '创建部门',
+    required: '请填写部门名称。',
+    members: '账号数：{count}',
+  },
   notAllowed: {
     title: '无权访问',
     body: '此页面仅供管理员使用。如需其中的功能，请联系管理员。',
