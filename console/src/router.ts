@@ -78,6 +78,14 @@ export const router = createRouter({
       component: () => import('./pages/users/UsersPage.vue'),
       meta: { signedIn: true, role: 'admin' },
     },
+    {
+      path: '/mcp-servers',
+      meta: { signedIn: true, role: 'admin' },
+      children: [
+        { path: '', name: 'mcp-servers', component: () => import('./pages/mcp/McpServersPage.vue') },
+        { path: ':slug', name: 'mcp-server', component: () => import('./pages/mcp/McpServerPage.vue') },
+      ],
+    },
     { path: '/:rest(.*)*', name: 'not-found', component: () => import('./pages/NotFoundPage.vue') },
   ],
 });

@@ -25,6 +25,11 @@ import type {
   KbFile,
   KbHit,
   KnowledgeBase,
+  McpServer,
+  McpServerChanges,
+  McpTestResult,
+  McpTool,
+  NewMcpServer,
   Tool,
   UsageGroup,
   UsageRow,
@@ -170,4 +175,18 @@ export const routes = {
     api.delete(`/api/knowledge-bases/${id(kbId)}/files/${id(fileId)}`),
   queryKb: (kbId: string, body: { query: string; top_k?: number; file_name?: string }) =>
     api.post<{ items: KbHit[] }>(`/api/knowledge-bases/${id(kbId)}/query`, body),
+  mcpServers: (cursor?: string) =>
+    api.get<Page<McpServer>>('/api/system/mcp-servers', { limit: 200, cursor }),
+  mcpServer: (slug: string) => api.get<McpServer>(`/api/system/mcp-servers/${id(slug)}`),
+  createMcpServer: (body: NewMcpServer) => api.post<McpServer>('/api/system/mcp-servers', body),
+  updateMcpServer: (slug: string, changes: McpServerChanges) =>
+    api.patch<McpServer>(`/api/system/mcp-servers/${id(slug)}`, changes),
+  deleteMcpServer: (slug: string) => api.delete(`/api/system/mcp-servers/${id(slug)}`),
+  setMcpServerEnabled: (slug: string, enabled: boolean) =>
+    api.put<McpServer>(`/api/system/mcp-servers/${id(slug)}/status`, { enabled }),
+  testMcpServer: (slug: string) => api.post<McpTestResult>(`/api/system/mcp-servers/${id(slug)}/test`),
+  mcpServerTools: (slug: string, cursor?: string) =>
+    api.get<Page<McpTool>>(`/api/system/mcp-servers/${id(slug)}/tools`, { limit: 200, cursor }),
+  setMcpToolEnabled: (slug: string, tool: string, enabled: boolean) =>
+    api.put<void>(`/api/system/mcp-servers/${id(slug)}/tools/${id(tool)}/status`, { enabled }),
 };

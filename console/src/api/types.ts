@@ -422,3 +422,69 @@ export interface KbHit {
   content: string;
   score: number;
 }
+
+export type McpTransport = 'streamable_http' | 'sse';
+
+/** An MCP server as an admin sees it: header names with redacted values. */
+export interface McpServer {
+  slug: string;
+  name: string;
+  description: string;
+  icon: string | null;
+  tags: string[];
+  enabled: boolean;
+  /** `stdio` only on legacy rows, which stay disabled. */
+  transport: McpTransport | 'stdio';
+  url: string;
+  headers: Record<string, string>;
+  timeout_s: number;
+  sse_read_timeout_s: number;
+  disabled_tools: string[];
+  source: 'builtin' | 'custom';
+  created_by: string | null;
+  updated_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a PATCH may change (only the fields sent change; `headers` replaces the map). */
+export interface McpServerChanges {
+  name?: string;
+  transport?: McpTransport;
+  url?: string;
+  description?: string;
+  headers?: Record<string, string>;
+  timeout_s?: number;
+  sse_read_timeout_s?: number;
+  tags?: string[];
+}
+
+export interface NewMcpServer extends McpServerChanges {
+  slug: string;
+  name: string;
+  transport: McpTransport;
+  url: string;
+}
+
+export interface McpToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface McpTool {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+  enabled: boolean;
+  annotations?: McpToolAnnotations;
+}
+
+export interface McpTestResult {
+  ok: boolean;
+  latency_ms?: number;
+  tools?: { name: string; description: string }[];
+  error?: { code: string; message: string };
+}
