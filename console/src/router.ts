@@ -78,6 +78,12 @@ export const router = createRouter({
       component: () => import('./pages/users/UsersPage.vue'),
       meta: { signedIn: true, role: 'admin' },
     },
+    {
+      path: '/settings',
+      name: 'settings',
+      component: () => import('./pages/settings/SettingsPage.vue'),
+      meta: { signedIn: true, role: 'admin' },
+    },
     { path: '/:rest(.*)*', name: 'not-found', component: () => import('./pages/NotFoundPage.vue') },
   ],
 });

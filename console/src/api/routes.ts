@@ -41,6 +41,12 @@ import type {
   TokenAnswer,
   User,
   WaitingPoint,
+  KnowledgeSettings,
+  SkillsSettings,
+  WebSearchSettings,
+  WebSearchSettingsChanges,
+  WebSearchTest,
+  WebSearchTestResult,
 } from './types';
 
 const id = (value: string) => encodeURIComponent(value);
@@ -168,4 +174,14 @@ export const routes = {
     api.delete(`/api/knowledge-bases/${id(kbId)}/files/${id(fileId)}`),
   queryKb: (kbId: string, body: { query: string; top_k?: number; file_name?: string }) =>
     api.post<{ items: KbHit[] }>(`/api/knowledge-bases/${id(kbId)}/query`, body),
+  webSearchSettings: () => api.get<WebSearchSettings>('/api/system/settings/web-search'),
+  saveWebSearchSettings: (changes: WebSearchSettingsChanges) =>
+    api.put<WebSearchSettings>('/api/system/settings/web-search', changes),
+  testWebSearch: (body: WebSearchTest) =>
+    api.post<WebSearchTestResult>('/api/system/settings/web-search/test', body),
+  skillsSettings: () => api.get<SkillsSettings>('/api/system/settings/skills'),
+  saveSkillsSettings: (body: SkillsSettings) => api.put<SkillsSettings>('/api/system/settings/skills', body),
+  knowledgeSettings: () => api.get<KnowledgeSettings>('/api/system/settings/knowledge'),
+  saveKnowledgeSettings: (body: KnowledgeSettings) =>
+    api.put<KnowledgeSettings>('/api/system/settings/knowledge', body),
 };
