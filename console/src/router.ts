@@ -86,6 +86,12 @@ export const router = createRouter({
         { path: ':slug', name: 'mcp-server', component: () => import('./pages/mcp/McpServerPage.vue') },
       ],
     },
+    {
+      path: '/settings',
+      name: 'settings',
+      component: () => import('./pages/settings/SettingsPage.vue'),
+      meta: { signedIn: true, role: 'admin' },
+    },
     { path: '/:rest(.*)*', name: 'not-found', component: () => import('./pages/NotFoundPage.vue') },
   ],
 });

@@ -46,6 +46,12 @@ import type {
   TokenAnswer,
   User,
   WaitingPoint,
+  KnowledgeSettings,
+  SkillsSettings,
+  WebSearchSettings,
+  WebSearchSettingsChanges,
+  WebSearchTest,
+  WebSearchTestResult,
 } from './types';
 
 const id = (value: string) => encodeURIComponent(value);
@@ -189,4 +195,14 @@ export const routes = {
     api.get<Page<McpTool>>(`/api/system/mcp-servers/${id(slug)}/tools`, { limit: 200, cursor }),
   setMcpToolEnabled: (slug: string, tool: string, enabled: boolean) =>
     api.put<void>(`/api/system/mcp-servers/${id(slug)}/tools/${id(tool)}/status`, { enabled }),
+  webSearchSettings: () => api.get<WebSearchSettings>('/api/system/settings/web-search'),
+  saveWebSearchSettings: (changes: WebSearchSettingsChanges) =>
+    api.put<WebSearchSettings>('/api/system/settings/web-search', changes),
+  testWebSearch: (body: WebSearchTest) =>
+    api.post<WebSearchTestResult>('/api/system/settings/web-search/test', body),
+  skillsSettings: () => api.get<SkillsSettings>('/api/system/settings/skills'),
+  saveSkillsSettings: (body: SkillsSettings) => api.put<SkillsSettings>('/api/system/settings/skills', body),
+  knowledgeSettings: () => api.get<KnowledgeSettings>('/api/system/settings/knowledge'),
+  saveKnowledgeSettings: (body: KnowledgeSettings) =>
+    api.put<KnowledgeSettings>('/api/system/settings/knowledge', body),
 };

@@ -488,3 +488,54 @@ export interface McpTestResult {
   tools?: { name: string; description: string }[];
   error?: { code: string; message: string };
 }
+export const WEB_VENDORS = ['tavily', 'deepseek', 'doubao'] as const;
+export type WebVendor = (typeof WEB_VENDORS)[number];
+export const SEARCH_PROVIDERS = ['auto', 'none', 'tavily', 'deepseek', 'doubao'] as const;
+export type SearchProvider = (typeof SEARCH_PROVIDERS)[number];
+export const FETCH_PROVIDERS = ['auto', 'none', 'tavily', 'deepseek'] as const;
+export type FetchProvider = (typeof FETCH_PROVIDERS)[number];
+
+export interface ProviderKey {
+  has_key: boolean;
+  /** A redacted form such as `tvly…abcd`; never the key. */
+  key_preview: string | null;
+  /** A key saved in the settings wins over the environment's. */
+  source: 'settings' | 'env' | 'none';
+}
+
+export interface WebSearchSettings {
+  search_provider: SearchProvider;
+  fetch_provider: FetchProvider;
+  providers: Record<WebVendor, ProviderKey>;
+}
+
+/** `PUT /api/system/settings/web-search`: only what changes; a `null` key clears the saved one. */
+export interface WebSearchSettingsChanges {
+  search_provider?: SearchProvider;
+  fetch_provider?: FetchProvider;
+  api_keys?: Partial<Record<WebVendor, string | null>>;
+}
+
+export interface WebSearchTest {
+  kind: 'search' | 'fetch';
+  provider: WebVendor;
+  api_key?: string;
+  query?: string;
+  url?: string;
+}
+
+export interface WebSearchTestResult {
+  ok: boolean;
+  latency_ms: number;
+  result_count?: number;
+  content_chars?: number;
+  error?: { code: string; message: string };
+}
+
+export interface SkillsSettings {
+  remote_source_allowed_hosts: string[];
+}
+
+export interface KnowledgeSettings {
+  enabled: boolean;
+}
