@@ -1,11 +1,5 @@
 import type { Page } from 'playwright-core';
-import {
-  browserContext,
-  screenshot,
-  seriousA11yViolations,
-  signIn,
-  type ConsoleApp,
-} from '../support/browser/console-browser';
+import { browserContext, checkPage, type ConsoleApp, signIn } from '../support/browser/console-browser';
 import { consoleSuite } from '../support/browser/console-suite';
 import { auth, isTerminal, waitForStatus } from '../support/runs/run-helpers';
 import type { TestUser } from '../support/test-app';
@@ -236,12 +230,6 @@ describe('console: agents (settings from configurable_items, sharing, schedules,
     await page.getByText('全部（含新增）').first().waitFor();
   });
 
-  /** A screenshot of the page as it is, and no serious or critical axe violation on it. */
-  async function check(shown: Page, name: string): Promise<void> {
-    await screenshot(shown, name);
-    expect({ name, violations: await seriousA11yViolations(shown) }).toEqual({ name, violations: [] });
-  }
-
   for (const dark of [false, true]) {
     const theme = dark ? 'dark' : 'light';
     it(`the agents list and an agent's page at every width in the ${theme} theme`, async () => {
@@ -259,10 +247,10 @@ describe('console: agents (settings from configurable_items, sharing, schedules,
         const shown = await context.newPage();
         await signIn(shown, admin, '/agents');
         await shown.locator(`[data-agent-slug="${slug}"]`).waitFor();
-        await check(shown, `agents-${width}-${theme}`);
+        await checkPage(shown, `agents-${width}-${theme}`);
         await shown.goto(`/agents/${slug}`);
         await shown.locator('[data-schedule-id]').first().waitFor();
-        await check(shown, `agent-${width}-${theme}`);
+        await checkPage(shown, `agent-${width}-${theme}`);
         await context.close();
       }
     }, 120_000);

@@ -1,12 +1,6 @@
 import type { Page } from 'playwright-core';
 import { KnowledgeIndexingProcessor } from '../../src/modules/knowledge/indexing/knowledge-indexing.processor';
-import {
-  browserContext,
-  screenshot,
-  seriousA11yViolations,
-  signIn,
-  type ConsoleApp,
-} from '../support/browser/console-browser';
+import { browserContext, checkPage, type ConsoleApp, signIn } from '../support/browser/console-browser';
 import { consoleSuite } from '../support/browser/console-suite';
 import { FakeEmbeddingsServer } from '../support/fake-embeddings';
 import { queryKb, settledKbFile, uploadKbFile, type KbFile } from '../support/knowledge';
@@ -359,12 +353,6 @@ describe('console: knowledge bases, their files and the query playground', () =>
     expect(chunks).toEqual([]);
   });
 
-  /** A screenshot of the page as it is, and no serious or critical axe violation on it. */
-  async function check(shown: Page, name: string): Promise<void> {
-    await screenshot(shown, name);
-    expect({ name, violations: await seriousA11yViolations(shown) }).toEqual({ name, violations: [] });
-  }
-
   for (const dark of [false, true]) {
     const theme = dark ? 'dark' : 'light';
     it(`the knowledge list and a base's page at every width in the ${theme} theme`, async () => {
@@ -380,14 +368,14 @@ describe('console: knowledge bases, their files and the query playground', () =>
         await shown.locator(`[data-kb-id="${kbId}"]`).waitFor();
         await shown.getByRole('button', { name: 'New knowledge base' }).click();
         await shown.getByRole('combobox', { name: 'Who can read' }).selectOption('department');
-        await check(shown, `knowledge-list-${width}-${theme}`);
+        await checkPage(shown, `knowledge-list-${width}-${theme}`);
 
         await shown.goto(`/knowledge/${kbId}`);
         await fileRow(shown, 'broken.pdf').getByText('Failed', { exact: true }).waitFor();
         await shown.getByRole('textbox', { name: 'Query' }).fill('feline');
         await shown.getByRole('button', { name: 'Search' }).click();
         await shown.locator('li[data-rank="1"]').waitFor();
-        await check(shown, `knowledge-base-${width}-${theme}`);
+        await checkPage(shown, `knowledge-base-${width}-${theme}`);
         await context.close();
       }
     }, 180_000);

@@ -1,11 +1,5 @@
 import type { Page } from 'playwright-core';
-import {
-  browserContext,
-  screenshot,
-  seriousA11yViolations,
-  signIn,
-  type ConsoleApp,
-} from '../support/browser/console-browser';
+import { browserContext, checkPage, type ConsoleApp, signIn } from '../support/browser/console-browser';
 import { consoleSuite } from '../support/browser/console-suite';
 import { TestMcpServer } from '../support/mcp/mcp-test-server';
 import { auth } from '../support/runs/run-helpers';
@@ -255,12 +249,6 @@ describe('console: MCP servers (admin)', () => {
     expect(direct.status).toBe(403);
   });
 
-  /** A screenshot of the page as it is, and no serious or critical axe violation on it. */
-  async function check(shown: Page, name: string): Promise<void> {
-    await screenshot(shown, name);
-    expect({ name, violations: await seriousA11yViolations(shown) }).toEqual({ name, violations: [] });
-  }
-
   for (const dark of [false, true]) {
     const theme = dark ? 'dark' : 'light';
     it(`the MCP server list, form and server page at every width in the ${theme} theme`, async () => {
@@ -284,16 +272,16 @@ describe('console: MCP servers (admin)', () => {
           expect({ width, fits: await shown.evaluate<boolean>(nav) }).toEqual({ width, fits: true });
         await shown.getByRole('button', { name: 'Add server' }).click();
         await shown.getByRole('button', { name: 'Add header' }).click();
-        await check(shown, `mcp-servers-${width}-${theme}`);
+        await checkPage(shown, `mcp-servers-${width}-${theme}`);
         await shown.goto(`/mcp-servers/${slug}`);
         await shown.locator('[data-tool="lookup"]').waitFor();
         await shown.getByRole('button', { name: 'Test connection' }).click();
         await shown.locator('[data-test-result="ok"]').waitFor();
-        await check(shown, `mcp-server-${width}-${theme}`);
+        await checkPage(shown, `mcp-server-${width}-${theme}`);
         await shown.locator('[data-tool="write"]').scrollIntoViewIfNeeded();
-        await check(shown, `mcp-server-tools-${width}-${theme}`);
+        await checkPage(shown, `mcp-server-tools-${width}-${theme}`);
         await shown.getByRole('button', { name: 'Edit' }).click();
-        await check(shown, `mcp-server-edit-${width}-${theme}`);
+        await checkPage(shown, `mcp-server-edit-${width}-${theme}`);
         await context.close();
       }
     }, 120_000);

@@ -1,10 +1,10 @@
 import type { Page, Request } from 'playwright-core';
 import {
   browserContext,
-  screenshot,
-  seriousA11yViolations,
-  signIn,
+  checkPage,
   type ConsoleApp,
+  screenshot,
+  signIn,
 } from '../support/browser/console-browser';
 import { consoleSuite } from '../support/browser/console-suite';
 import { auth } from '../support/runs/run-helpers';
@@ -237,12 +237,6 @@ describe('console: settings (web search, remote skill hosts, knowledge)', () => 
     expect(direct.status).toBe(403);
   });
 
-  /** A screenshot of the page as it is, and no serious or critical axe violation on it. */
-  async function check(shown: Page, name: string): Promise<void> {
-    await screenshot(shown, name);
-    expect({ name, violations: await seriousA11yViolations(shown) }).toEqual({ name, violations: [] });
-  }
-
   for (const dark of [false, true]) {
     const theme = dark ? 'dark' : 'light';
     it(`the settings page at every width in the ${theme} theme`, async () => {
@@ -261,7 +255,7 @@ describe('console: settings (web search, remote skill hosts, knowledge)', () => 
         await shown.evaluate('document.getElementById("main").scrollTo(0, 0)');
         await screenshot(shown, `settings-${width}-${theme}`);
         await shown.evaluate('document.getElementById("main").scrollTo(0, 1e6)');
-        await check(shown, `settings-${width}-${theme}-end`);
+        await checkPage(shown, `settings-${width}-${theme}-end`);
         await context.close();
       }
     }, 120_000);

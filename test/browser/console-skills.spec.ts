@@ -1,11 +1,5 @@
 import type { Page } from 'playwright-core';
-import {
-  browserContext,
-  screenshot,
-  seriousA11yViolations,
-  signIn,
-  type ConsoleApp,
-} from '../support/browser/console-browser';
+import { browserContext, checkPage, type ConsoleApp, signIn } from '../support/browser/console-browser';
 import { consoleSuite } from '../support/browser/console-suite';
 import { SkillsPage, skillZip } from '../support/browser/skills-page';
 import { auth } from '../support/runs/run-helpers';
@@ -229,12 +223,6 @@ describe('console: skills (list, install, sharing, delete)', () => {
     expect((await app.ctx.http.get('/api/skills/scratch').set(auth(user))).status).toBe(404);
   });
 
-  /** A screenshot of the page as it is, and no serious or critical axe violation on it. */
-  async function check(shown: Page, name: string): Promise<void> {
-    await screenshot(shown, name);
-    expect({ name, violations: await seriousA11yViolations(shown) }).toEqual({ name, violations: [] });
-  }
-
   for (const dark of [false, true]) {
     const theme = dark ? 'dark' : 'light';
     it(`the skill list and a skill's page at every width in the ${theme} theme`, async () => {
@@ -259,13 +247,13 @@ describe('console: skills (list, install, sharing, delete)', () => {
         const shown = await context.newPage();
         await signIn(shown, owner, '/skills');
         await shown.locator('[data-skill="personal:field-notes"]').waitFor();
-        await check(shown, `skills-${width}-${theme}`);
+        await checkPage(shown, `skills-${width}-${theme}`);
         await shown.goto('/skills/field-notes');
         await new SkillsPage(shown).editor('SKILL.md').waitFor();
-        await check(shown, `skill-${width}-${theme}`);
+        await checkPage(shown, `skill-${width}-${theme}`);
         await shown.goto(`/skills/${shared}`);
         await shown.getByRole('button', { name: 'Save sharing' }).waitFor();
-        await check(shown, `skill-shared-${width}-${theme}`);
+        await checkPage(shown, `skill-shared-${width}-${theme}`);
         await context.close();
       }
     }, 120_000);

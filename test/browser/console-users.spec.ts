@@ -1,11 +1,5 @@
 import type { Page } from 'playwright-core';
-import {
-  browserContext,
-  screenshot,
-  seriousA11yViolations,
-  signIn,
-  type ConsoleApp,
-} from '../support/browser/console-browser';
+import { browserContext, checkPage, type ConsoleApp, signIn } from '../support/browser/console-browser';
 import { consoleSuite } from '../support/browser/console-suite';
 import { isTerminal, newThread, startRun, waitForStatus } from '../support/runs/run-helpers';
 import type { TestUser } from '../support/test-app';
@@ -207,12 +201,6 @@ describe('console: users (admin), usage, marks, and what a normal user may open'
     await adminContext.close();
   });
 
-  /** A screenshot of the page as it is, and no serious or critical axe violation on it. */
-  async function check(shown: Page, name: string): Promise<void> {
-    await screenshot(shown, name);
-    expect({ name, violations: await seriousA11yViolations(shown) }).toEqual({ name, violations: [] });
-  }
-
   for (const dark of [false, true]) {
     const theme = dark ? 'dark' : 'light';
     it(`the users, usage, marks and not-allowed pages at every width in the ${theme} theme`, async () => {
@@ -221,20 +209,20 @@ describe('console: users (admin), usage, marks, and what a normal user may open'
         const adminPage = await context.newPage();
         await signIn(adminPage, admin, '/users');
         await adminPage.locator(`[data-username="${admin.username}"]`).waitFor();
-        await check(adminPage, `users-${width}-${theme}`);
+        await checkPage(adminPage, `users-${width}-${theme}`);
         await adminPage.goto('/usage');
         await adminPage.locator('table, .empty').first().waitFor();
-        await check(adminPage, `usage-${width}-${theme}`);
+        await checkPage(adminPage, `usage-${width}-${theme}`);
         await adminPage.goto('/marks');
         await adminPage.locator('.marks, .empty').first().waitFor();
-        await check(adminPage, `marks-${width}-${theme}`);
+        await checkPage(adminPage, `marks-${width}-${theme}`);
         await context.close();
 
         const userContext = await browserContext(app, { width, dark });
         const userPage = await userContext.newPage();
         await signIn(userPage, user, '/users');
         await userPage.getByRole('heading', { name: 'Not allowed' }).waitFor();
-        await check(userPage, `not-allowed-${width}-${theme}`);
+        await checkPage(userPage, `not-allowed-${width}-${theme}`);
         await userContext.close();
       }
       // Twelve pages, each rendered and checked by axe: on a loaded two-core machine this passed 30 s.

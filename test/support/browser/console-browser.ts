@@ -139,3 +139,9 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/** A screenshot of the page as it is, and no serious or critical axe violation on it. */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  expect({ name, violations: await seriousA11yViolations(page) }).toEqual({ name, violations: [] });
+}
